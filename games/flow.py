@@ -1,0 +1,147 @@
+"""The flow of a game of Yahtzee: whose turn it is, the dice, holds and rolls. Pure Python.
+
+A ``GameState`` is an immutable value. ``apply`` is the one function that moves a game on, used both
+when a player acts and when a game is replayed from its action log, so a replay can only ever reach
+the state that was stored. Randomness stays outside: a roll action carries the dice it rolled.
+
+>>> state = GameState.new(seats=1)
+>>> state = state.apply(0, "roll", {"dice": [2, 2, 5, 2, 6]})
+>>> state = state.apply(0, "hold", {"die": 0, "held": True})
+>>> state.turn.held
+(True, False, False, False, False)
+>>> state.apply(0, "score", {"box": "twos"}).cards[0].boxes
+{'twos': 6}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.rules import NUM_DICE, IllegalMove, Scorecard, check_box
+
+ROLLS_PER_TURN = 3
+ACTIONS = ("roll", "hold", "score")
+
+
+def _(message: str) -> str:
+    """Mark a message for translation; the site translates it when it shows it."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The dice of the turn in play: ``dice`` is empty before the first roll."""
+
+    dice: tuple[int, ...] = ()
+    held: tuple[bool, ...] = (False,) * NUM_DICE
+    rolls: int = 0
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls still allowed this turn."""
+        return ROLLS_PER_TURN - self.rolls
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The held dice, sorted."""
+        return tuple(sorted(d for d, h in zip(self.dice, self.held, strict=True) if h))
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everyone's card, whose turn it is and the turn in play."""
+
+    cards: tuple[Scorecard, ...]
+    current: int = 0
+    turn: Turn = field(default_factory=Turn)
+
+    @classmethod
+    def new(cls, seats: int = 1, *, multiple_yahtzees: bool = True) -> GameState:
+        """A game not yet started for ``seats`` players."""
+        return cls(cards=tuple(Scorecard(multiple_yahtzees) for _ in range(seats)))
+
+    @property
+    def finished(self) -> bool:
+        """True once every card is full."""
+        return all(card.is_full for card in self.cards)
+
+    @property
+    def round(self) -> int:
+        """The round in play, 1 to 13 (13 once the game is over)."""
+        return min(self.cards[self.current].turns_played + 1, 13)
+
+    def options(self) -> dict[str, int]:
+        """``{box: points}`` the current player may score now; {} before the first roll."""
+        if not self.turn.dice or self.finished:
+            return {}
+        return self.cards[self.current].options(self.turn.dice)
+
+    def apply(self, seat: int, kind: str, payload: Mapping[str, Any]) -> GameState:
+        """Return the state after ``seat`` does ``kind`` ("roll", "hold" or "score").
+
+        Payloads: roll ``{"dice": five faces after the roll}`` (held dice unchanged),
+        hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``.
+        Raise IllegalMove, changing nothing, when the move is not allowed now.
+        """
+        if self.finished:
+            raise IllegalMove(_("The game is over."))
+        if seat != self.current:
+            raise IllegalMove(_("It is not your turn."))
+        if kind == "roll":
+            return self._roll(payload.get("dice"))
+        if kind == "hold":
+            return self._hold(payload.get("die"), payload.get("held"))
+        if kind == "score":
+            return self._score(payload.get("box"))
+        raise IllegalMove(_("Unknown action."))
+
+    def _roll(self, dice: Any) -> GameState:
+        turn = self.turn
+        if turn.rolls >= ROLLS_PER_TURN:
+            raise IllegalMove(_("No rolls left: choose a box to score."))
+        if not isinstance(dice, list | tuple) or len(dice) != NUM_DICE:
+            raise IllegalMove(_("Dice must be five numbers from 1 to 6."))
+        if not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise IllegalMove(_("Dice must be five numbers from 1 to 6."))
+        if turn.dice and any(
+            held and new != old for new, old, held in zip(dice, turn.dice, turn.held, strict=True)
+        ):
+            raise IllegalMove(_("Held dice cannot change when you roll."))
+        return replace(self, turn=replace(turn, dice=tuple(dice), rolls=turn.rolls + 1))
+
+    def _hold(self, die: Any, held: Any) -> GameState:
+        turn = self.turn
+        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < NUM_DICE:
+            raise IllegalMove(_("There is no such die: choose one of the five."))
+        if not isinstance(held, bool):
+            raise IllegalMove(_("Say whether to hold or release the die."))
+        if not turn.dice:
+            raise IllegalMove(_("Roll the dice first."))
+        if turn.rolls >= ROLLS_PER_TURN:
+            raise IllegalMove(_("No rolls left, so there is nothing to hold: choose a box."))
+        if turn.held[die] == held:
+            if held:
+                raise IllegalMove(_("That die is already held."))
+            raise IllegalMove(_("That die is not held."))
+        holds = turn.held[:die] + (held,) + turn.held[die + 1 :]
+        return replace(self, turn=replace(turn, held=holds))
+
+    def _score(self, box: Any) -> GameState:
+        box = check_box(box)
+        if not self.turn.dice:
+            raise IllegalMove(_("Roll the dice first, then choose a box."))
+        card = self.cards[self.current].fill(box, self.turn.dice)
+        cards = self.cards[: self.current] + (card,) + self.cards[self.current + 1 :]
+        return replace(self, cards=cards, current=(self.current + 1) % len(cards), turn=Turn())
+
+
+def replay(
+    actions: list[tuple[int, str, Mapping[str, Any]]], seats: int = 1, *, multiple_yahtzees=True
+) -> GameState:
+    """The state reached by applying ``(seat, kind, payload)`` actions to a new game, in order."""
+    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    for seat, kind, payload in actions:
+        state = state.apply(seat, kind, payload)
+    return state

@@ -1,0 +1,173 @@
+"""What is stored: games, their seats and cards, and the append-only log of every action.
+
+The game and seat rows hold a snapshot of the state for fast reads; the action log is the record.
+Replaying the log through ``games.flow`` must always give the snapshot (tests check it).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+from games.flow import GameState, Turn, replay
+from games.rules import CATEGORIES, NUM_DICE, Scorecard
+
+
+def new_game_id() -> str:
+    """An unguessable id for a game's URL."""
+    return secrets.token_urlsafe(9)
+
+
+def empty_scores() -> list[None]:
+    """The scores of an empty card, as stored."""
+    return [None] * len(CATEGORIES)
+
+
+def no_holds() -> list[bool]:
+    """Five released dice, as stored."""
+    return [False] * NUM_DICE
+
+
+class GameQuerySet(models.QuerySet):
+    """Queries on games."""
+
+    def of_visitor(self, visitor: str) -> GameQuerySet:
+        """Games in which this browser has a seat, newest first."""
+        return self.filter(seats__visitor=visitor).distinct().order_by("-updated_at")
+
+    def in_progress(self) -> GameQuerySet:
+        """Games not finished yet."""
+        return self.filter(status=Game.Status.PLAYING)
+
+
+class Game(models.Model):
+    """One game: its options and the snapshot of the turn in play."""
+
+    class Mode(models.TextChoices):
+        SOLO = "solo", "Solo"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SOLO)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    multiple_yahtzees = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    # Snapshot of the turn in play.
+    current_seat = models.PositiveSmallIntegerField(default=0)
+    dice = models.JSONField(default=list)
+    held = models.JSONField(default=no_holds)
+    rolls = models.PositiveSmallIntegerField(default=0)
+    # Counts rolls and scores (not holds): a page posts the step it showed, so a roll or a score
+    # from a stale page or a double click is refused instead of applied twice.
+    step = models.PositiveIntegerField(default=0)
+    log_length = models.PositiveIntegerField(default=0)
+
+    objects = GameQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} game {self.id}"
+
+    def ordered_seats(self) -> list[Seat]:
+        """The seats in turn order (uses a prefetch when there is one)."""
+        return sorted(self.seats.all(), key=lambda seat: seat.position)
+
+    def seat_of(self, visitor: str | None) -> Seat | None:
+        """The seat this browser plays in this game, if any."""
+        if not visitor:
+            return None
+        return next((s for s in self.ordered_seats() if s.visitor == visitor), None)
+
+    def state(self) -> GameState:
+        """The stored snapshot as a rules-level GameState."""
+        cards = tuple(seat.card() for seat in self.ordered_seats())
+        turn = Turn(dice=tuple(self.dice), held=tuple(self.held), rolls=self.rolls)
+        return GameState(cards=cards, current=self.current_seat, turn=turn)
+
+    def store(self, state: GameState) -> None:
+        """Copy a GameState into this row and its seats (the caller saves them)."""
+        self.current_seat = state.current
+        self.dice = list(state.turn.dice)
+        self.held = list(state.turn.held)
+        self.rolls = state.turn.rolls
+        self.status = self.Status.FINISHED if state.finished else self.Status.PLAYING
+        for seat, card in zip(self.ordered_seats(), state.cards, strict=True):
+            seat.scores = list(card.scores)
+            seat.yahtzee_bonus = card.yahtzee_bonus
+
+    def replayed_state(self) -> GameState:
+        """The state reached by replaying the action log from the start."""
+        actions = [(a.seat, a.kind, a.payload) for a in self.actions.order_by("seq")]
+        seats = self.seats.count()
+        return replay(actions, seats, multiple_yahtzees=self.multiple_yahtzees)
+
+
+class Seat(models.Model):
+    """A player's place in a game, with the snapshot of their card."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=24, blank=True)
+    # The browser that plays this seat (a random id kept in its session).
+    visitor = models.CharField(max_length=64, blank=True, db_index=True)
+    scores = models.JSONField(default=empty_scores)
+    yahtzee_bonus = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_seat_per_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.game_id}"
+
+    def card(self) -> Scorecard:
+        """This seat's card as a rules-level Scorecard."""
+        return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
+
+
+class AppendOnly(Exception):
+    """Raised on any attempt to change or remove a logged action."""
+
+
+class ActionQuerySet(models.QuerySet):
+    """Logged actions can be added and read, never changed or removed."""
+
+    def update(self, **kwargs):
+        raise AppendOnly("the action log is append-only")
+
+    def delete(self):
+        raise AppendOnly("the action log is append-only")
+
+
+class Action(models.Model):
+    """One entry of a game's append-only log: who did what, with the dice rolled."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ActionQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq")]
+        ordering = ["seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.seq}: {self.kind} {self.payload}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("the action log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("the action log is append-only")

@@ -1,0 +1,228 @@
+"""Turn stored games into what the templates show: rows of a card, dice, the status line.
+
+Kept apart from the views so that pages, fragments and (later) pushed updates show the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_noop as _
+
+from games.models import Action, Game
+from games.rules import (
+    CATEGORIES,
+    LABELS,
+    UPPER,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    Scorecard,
+    box_score,
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One box of a card as shown: its points if filled, else what the dice would score now."""
+
+    box: str
+    label: str
+    score: int | None
+    preview: int | None
+    selected: bool = False
+
+    @property
+    def is_open(self) -> bool:
+        """True while the box is not filled."""
+        return self.score is None
+
+
+@dataclass(frozen=True)
+class Die:
+    """One of the five dice as shown."""
+
+    index: int
+    face: int | None
+    held: bool
+
+    @property
+    def pips(self) -> tuple[tuple[int, int], ...]:
+        """Where the pips sit on a 100x100 face."""
+        return PIPS.get(self.face or 0, ())
+
+    @property
+    def number(self) -> int:
+        """The die's number as a player counts (1-5), also its keyboard key."""
+        return self.index + 1
+
+
+_L, _M, _H = 27, 50, 73
+PIPS = {
+    1: ((_M, _M),),
+    2: ((_L, _L), (_H, _H)),
+    3: ((_L, _L), (_M, _M), (_H, _H)),
+    4: ((_L, _L), (_H, _L), (_L, _H), (_H, _H)),
+    5: ((_L, _L), (_H, _L), (_M, _M), (_L, _H), (_H, _H)),
+    6: ((_L, _L), (_H, _L), (_L, _M), (_H, _M), (_L, _H), (_H, _H)),
+}
+
+
+def label(box: str) -> str:
+    """The box's name in the active language."""
+    return gettext(LABELS[box])
+
+
+def card_rows(card: Scorecard, options: dict[str, int], selected: str | None = None) -> list[Row]:
+    """A row per box; ``options`` are the points open boxes may take now."""
+    return [
+        Row(box, label(box), card.scores[i], options.get(box), selected == box)
+        for i, box in enumerate(CATEGORIES)
+    ]
+
+
+def game_context(
+    game: Game, visitor: str | None, *, select: str | None = None, error: str | None = None
+) -> dict:
+    """Everything the game page and its fragments need."""
+    state = game.state()
+    seat = game.seat_of(visitor)
+    current = game.ordered_seats()[state.current]
+    can_play = seat is not None and seat.position == state.current and not state.finished
+    options = state.options() if can_play else {}
+    card = state.cards[seat.position if seat else 0]
+    if select not in options:
+        select = None
+    rows = card_rows(card, options, select)
+    selected = next((row for row in rows if row.selected), None)
+    better = None
+    if selected is not None and selected.preview == 0:
+        best_box = max(options, key=options.__getitem__)
+        if options[best_box] > 0:
+            better = {"label": label(best_box), "points": options[best_box]}
+    dice = [
+        Die(i, state.turn.dice[i] if state.turn.dice else None, state.turn.held[i])
+        for i in range(5)
+    ]
+    return {
+        "game": game,
+        "seat": seat,
+        "current": current,
+        "can_play": can_play,
+        "state": state,
+        "card": card,
+        "upper_rows": rows[: len(UPPER)],
+        "lower_rows": rows[len(UPPER) :],
+        "selected": selected,
+        "better": better,
+        "bonus_now": card.bonus_for(state.turn.dice) if can_play and state.turn.dice else 0,
+        "joker": bool(can_play and state.turn.dice and card.joker_applies(state.turn.dice)),
+        "dice": dice,
+        "rolled": bool(state.turn.dice),
+        "held_mask": "".join("1" if h else "0" for h in state.turn.held),
+        "rolls_left": state.turn.rolls_left,
+        "round": state.round,
+        "upper_target": UPPER_BONUS_THRESHOLD,
+        "upper_bonus_points": UPPER_BONUS,
+        "error": error,
+        "last_action": describe(game.actions.last(), game) if not error else "",
+    }
+
+
+def describe(action: Action | None, game: Game) -> str:
+    """A sentence saying what the last action did, for the status line and screen readers."""
+    if action is None:
+        return gettext("Roll the dice to start.")
+    if action.kind == "roll":
+        faces = " ".join(str(d) for d in action.payload["dice"])
+        left = 3 - game.rolls
+        return ngettext(
+            "Rolled %(dice)s. %(left)s roll left.", "Rolled %(dice)s. %(left)s rolls left.", left
+        ) % {"dice": faces, "left": left}
+    if action.kind == "hold":
+        number = action.payload["die"] + 1
+        if action.payload["held"]:
+            return gettext("Die %(number)s held.") % {"number": number}
+        return gettext("Die %(number)s released.") % {"number": number}
+    points = action.payload.get("points", 0)
+    return ngettext(
+        "Scored %(points)s point in %(box)s.", "Scored %(points)s points in %(box)s.", points
+    ) % {"points": points, "box": label(action.payload["box"])}
+
+
+HOW_TO_SCORE = {
+    "ones": _("Add the ones"),
+    "twos": _("Add the twos"),
+    "threes": _("Add the threes"),
+    "fours": _("Add the fours"),
+    "fives": _("Add the fives"),
+    "sixes": _("Add the sixes"),
+    "three_of_a_kind": _("3 alike: add all dice"),
+    "four_of_a_kind": _("4 alike: add all dice"),
+    "full_house": _("3 alike + 2 alike: 25"),
+    "small_straight": _("4 in a row: 30"),
+    "large_straight": _("5 in a row: 40"),
+    "yahtzee": _("5 alike: 50"),
+    "chance": _("Add all dice"),
+}
+BLANK_SHEET_COLUMNS = 6
+
+
+def sheet_context(game: Game | None) -> dict:
+    """The lines of a printable score sheet: blank with six columns, or a game's cards."""
+    if game is None:
+        headings = [gettext("Game %(number)s") % {"number": n + 1} for n in range(6)]
+        cards: list[Scorecard | None] = [None] * BLANK_SHEET_COLUMNS
+    else:
+        seats = game.ordered_seats()
+        headings = [seat.name or gettext("Score") for seat in seats]
+        cards = list(game.state().cards)
+
+    def line(text: str, how: str, value, kind: str = "box") -> dict:
+        return {"label": text, "how": how, "kind": kind, "cells": [value(c) if c else "" for c in cards]}
+
+    lines = [line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b))) for b in UPPER]
+    lines += [
+        line(gettext("Upper total"), "", lambda c: c.upper_subtotal, "subtotal"),
+        line(gettext("Bonus"), gettext("63 or more: 35"), lambda c: c.upper_bonus, "subtotal"),
+    ]
+    lines += [
+        line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b)))
+        for b in CATEGORIES[len(UPPER) :]
+    ]
+    lines += [
+        line(gettext("Yahtzee bonus"), gettext("100 for each extra Yahtzee"),
+             lambda c: c.yahtzee_bonus, "subtotal"),
+        line(gettext("Total"), "", lambda c: c.total, "total"),
+    ]
+    return {"game": game, "headings": headings, "lines": lines}
+
+
+def _blank(score: int | None) -> int | str:
+    return "" if score is None else score
+
+
+GUIDE_EXAMPLES = {
+    "ones": (1, 1, 3, 4, 1),
+    "twos": (2, 5, 2, 6, 3),
+    "threes": (3, 3, 3, 1, 6),
+    "fours": (4, 4, 2, 4, 4),
+    "fives": (5, 1, 5, 2, 3),
+    "sixes": (6, 6, 6, 6, 2),
+    "three_of_a_kind": (4, 4, 4, 2, 6),
+    "four_of_a_kind": (5, 5, 5, 5, 3),
+    "full_house": (3, 3, 6, 6, 6),
+    "small_straight": (1, 2, 3, 4, 6),
+    "large_straight": (2, 3, 4, 5, 6),
+    "yahtzee": (6, 6, 6, 6, 6),
+    "chance": (1, 3, 4, 5, 6),
+}
+
+
+def guide_context() -> dict:
+    """The guide's examples, scored by the rules core so they cannot disagree with the game."""
+    examples = [
+        {"box": box, "label": label(box), "dice": dice, "points": box_score(box, dice)}
+        for box, dice in GUIDE_EXAMPLES.items()
+    ]
+    return {"examples": examples}

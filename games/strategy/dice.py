@@ -1,0 +1,155 @@
+"""Dice combinatorics shared by the solver, the odds and the simulator (numpy, no rules).
+
+Five dice are order-free, so a roll is a sorted 5-tuple (252 of them) and a keep is a sorted tuple
+of 0-5 dice (462 of them). ``KEEPS`` lists every keep by size, then lexicographically, so the
+five-dice keeps come last and are exactly ``ROLLS`` in the same order: keep index
+``ROLL_OFFSET + r`` *is* roll ``r``. Arrays over keeps are laid out as rows (462, n_states) so that
+gathering keeps copies whole contiguous rows.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import factorial
+
+import numpy as np
+
+NUM_DICE = 5
+FACES = 6
+
+KEEPS: tuple[tuple[int, ...], ...] = tuple(
+    keep
+    for size in range(NUM_DICE + 1)
+    for keep in combinations_with_replacement(range(1, FACES + 1), size)
+)
+"""All 462 keeps (sorted tuples of 0-5 dice), by size then lexicographically."""
+
+KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEPS)}
+"""Index in KEEPS of each keep."""
+
+NUM_KEEPS = len(KEEPS)
+ROLL_OFFSET = KEEP_INDEX[(1,) * NUM_DICE]
+"""Index in KEEPS of the first five-dice keep (210)."""
+
+ROLLS: tuple[tuple[int, ...], ...] = KEEPS[ROLL_OFFSET:]
+"""All 252 rolls of five dice, sorted tuples."""
+
+ROLL_INDEX: dict[tuple[int, ...], int] = {roll: i for i, roll in enumerate(ROLLS)}
+"""Index in ROLLS of each roll."""
+
+NUM_ROLLS = len(ROLLS)
+
+LEVEL_SLICES: tuple[slice, ...] = tuple(
+    slice(
+        min(i for i, k in enumerate(KEEPS) if len(k) == size),
+        max(i for i, k in enumerate(KEEPS) if len(k) == size) + 1,
+    )
+    for size in range(NUM_DICE + 1)
+)
+"""Rows of KEEPS holding the keeps of each size 0..5."""
+
+KEEP_COUNTS = np.array([[k.count(f) for f in range(1, FACES + 1)] for k in KEEPS], dtype=np.int64)
+"""(462, 6): how many of each face a keep holds."""
+
+_CODE_WEIGHTS = FACES ** np.arange(FACES)
+CODE_TO_KEEP = np.full(FACES**FACES, -1, dtype=np.int64)
+CODE_TO_KEEP[KEEP_COUNTS @ _CODE_WEIGHTS] = np.arange(NUM_KEEPS)
+"""Keep index from a face-count code ``counts @ FACES**arange(6)`` (-1 if not a keep)."""
+
+
+def keep_index_from_counts(counts: np.ndarray) -> np.ndarray:
+    """Keep indices of many dice multisets given as face counts (..., 6)."""
+    return CODE_TO_KEEP[counts @ _CODE_WEIGHTS]
+
+
+def _outcomes(n: int) -> list[tuple[tuple[int, ...], float]]:
+    """Each sorted outcome of rolling n dice with its probability (multinomial)."""
+    result = []
+    for outcome in combinations_with_replacement(range(1, FACES + 1), n):
+        ways = factorial(n)
+        for f in set(outcome):
+            ways //= factorial(outcome.count(f))
+        result.append((outcome, ways / FACES**n))
+    return result
+
+
+def _transition() -> np.ndarray:
+    matrix = np.zeros((NUM_KEEPS, NUM_ROLLS))
+    for k, keep in enumerate(KEEPS):
+        for outcome, p in _outcomes(NUM_DICE - len(keep)):
+            matrix[k, ROLL_INDEX[tuple(sorted(keep + outcome))]] += p
+    return matrix
+
+
+TRANSITION = _transition()
+"""(462, 252): probability that holding keep k and rolling the other dice ends on roll r."""
+
+ROLL_PROBS = TRANSITION[0].copy()
+"""(252,): probability of each roll of five fresh dice."""
+
+# Only the keeps with fewer than five dice need a matrix product: a five-dice keep rolls nothing.
+_PARTIAL_TRANSITION = np.ascontiguousarray(TRANSITION[:ROLL_OFFSET])
+
+
+def _children(keep: tuple[int, ...]) -> list[int]:
+    """Distinct keeps one die smaller than ``keep``."""
+    return [KEEP_INDEX[keep[:i] + keep[i + 1 :]] for i in range(len(keep)) if keep.index(keep[i]) == i]
+
+
+def _level_children(size: int) -> np.ndarray:
+    rows = [_children(KEEPS[k]) for k in range(NUM_KEEPS)[LEVEL_SLICES[size]]]
+    width = max(len(r) for r in rows)
+    # Pad by repeating a child: max() over a repeated entry changes nothing.
+    return np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.int64)
+
+
+LEVEL_CHILDREN: tuple[np.ndarray, ...] = (np.zeros((1, 0), dtype=np.int64),) + tuple(
+    _level_children(size) for size in range(1, NUM_DICE + 1)
+)
+"""For sizes 1..5, (keeps of that size, up to 5): the distinct keeps with one die removed."""
+
+
+def _sub_keeps(roll: tuple[int, ...]) -> tuple[int, ...]:
+    counts = [roll.count(f) for f in range(1, FACES + 1)]
+    found = set()
+    for code in np.ndindex(*(c + 1 for c in counts)):
+        keep = tuple(f + 1 for f, c in enumerate(code) for _ in range(c))
+        found.add(KEEP_INDEX[keep])
+    return tuple(sorted(found))
+
+
+SUB_KEEPS: tuple[tuple[int, ...], ...] = tuple(_sub_keeps(roll) for roll in ROLLS)
+"""For each roll, the keep indices of its distinct sub-multisets (including () and all five)."""
+
+SUB_KEEPS_PADDED = np.array(
+    [s + (s[-1],) * (32 - len(s)) for s in SUB_KEEPS], dtype=np.int64
+)
+"""(252, 32): SUB_KEEPS padded by repeating the last (all five dice), for vectorized argmax."""
+
+
+def keep_values(final: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Expected value of every keep, given the value (252, n) of each roll after the reroll.
+
+    Returns (462, n): ``TRANSITION @ final``, computed for the keeps of fewer than five dice only,
+    since a five-dice keep rolls nothing and keeps its roll's value.
+    """
+    if out is None:
+        out = np.empty((NUM_KEEPS, final.shape[1]))
+    np.matmul(_PARTIAL_TRANSITION, final, out=out[:ROLL_OFFSET])
+    out[ROLL_OFFSET:] = final
+    return out
+
+
+def best_keep_inplace(values: np.ndarray) -> np.ndarray:
+    """Turn keep values (462, n) into best-sub-keep values in place; return the rolls' rows.
+
+    The lattice recursion F(m) = max(E(m), max over one die d of m: F(m - d)) runs from small
+    keeps to large ones, so each entry ends as the best value over all sub-multisets of its keep.
+    Row ROLL_OFFSET + r then holds the value of roll r when the player picks the best keep.
+    """
+    for size in range(1, NUM_DICE + 1):
+        block = values[LEVEL_SLICES[size]]
+        children = LEVEL_CHILDREN[size]
+        for j in range(children.shape[1]):
+            np.maximum(block, values[children[:, j]], out=block)
+    return values[ROLL_OFFSET:]

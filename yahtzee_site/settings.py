@@ -1,0 +1,122 @@
+"""Settings for the Yahtzee site: configuration only, read from the environment.
+
+The embedded default needs nothing set: SQLite and a generated secret key live in the data
+directory (``YAHTZEE_DATA_DIR``, default ``var/`` beside manage.py).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("YAHTZEE_DATA_DIR", BASE_DIR / "var"))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _env_flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _local_secret_key() -> str:
+    """A secret key kept in the data directory, made on first run, for the embedded default."""
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = _env_flag("DEBUG")
+SECRET_KEY = os.environ.get("SECRET_KEY") or _local_secret_key()
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
+]
+
+INSTALLED_APPS = [
+    "django.contrib.sessions",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "yahtzee_site.urls"
+WSGI_APPLICATION = "yahtzee_site.wsgi.application"
+ASGI_APPLICATION = "yahtzee_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# SQLite tuned for several players at once: WAL lets readers run beside the writer, IMMEDIATE
+# takes the write lock when a transaction starts (no upgrade deadlocks), and a busy timeout
+# makes a second writer wait instead of failing with "database is locked".
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The browser session is the player's identity: keep it for a year so a game is there to resume.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = 365 * 24 * 3600
+SESSION_SAVE_EVERY_REQUEST = False
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "staticfiles"
+# Hashed, compressed files need a collectstatic run first (the serve command does it and sets
+# STATIC_MANIFEST=1); without one (tests, development) whitenoise serves from the finders.
+WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if _env_flag("STATIC_MANIFEST")
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Where the optimal-strategy table is kept (outside the source tree; built by `manage.py solve`).
+os.environ.setdefault("YAHTZEE_STRATEGY_DIR", str(DATA_DIR / "strategy"))
