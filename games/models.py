@@ -89,16 +89,18 @@ class Game(models.Model):
         turn = Turn(dice=tuple(self.dice), held=tuple(self.held), rolls=self.rolls)
         return GameState(cards=cards, current=self.current_seat, turn=turn)
 
-    def store(self, state: GameState) -> None:
-        """Copy a GameState into this row and its seats (the caller saves them)."""
+    def store(self, state: GameState) -> list[Seat]:
+        """Copy a GameState into this row and its seats; return the seats for the caller to save."""
         self.current_seat = state.current
         self.dice = list(state.turn.dice)
         self.held = list(state.turn.held)
         self.rolls = state.turn.rolls
         self.status = self.Status.FINISHED if state.finished else self.Status.PLAYING
-        for seat, card in zip(self.ordered_seats(), state.cards, strict=True):
+        seats = self.ordered_seats()
+        for seat, card in zip(seats, state.cards, strict=True):
             seat.scores = list(card.scores)
             seat.yahtzee_bonus = card.yahtzee_bonus
+        return seats
 
     def replayed_state(self) -> GameState:
         """The state reached by replaying the action log from the start."""

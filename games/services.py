@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -56,17 +56,25 @@ def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str =
 
 
 def perform(
-    game_id: str, visitor: str | None, kind: str, params: Mapping[str, Any], step: int | None
+    game_id: str,
+    visitor: str | None,
+    kind: str,
+    params: Mapping[str, Any],
+    step: int | None,
+    *,
+    roll: Callable[[int], list[int]] = roll_dice,
 ) -> Game:
     """Apply one action by ``visitor`` to the game, at most once, and log it.
 
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
-    game's step the page showed. Raises ActionRefused or IllegalMove and changes nothing when the
+    game's step the page showed; ``roll`` rolls n dice (tests pass a scripted one). Raises ActionRefused or IllegalMove and changes nothing when the
     action cannot be applied.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = (
+            Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
+        )
         if game is None:
             raise NotFound(_("There is no such game."))
         seat = game.seat_of(visitor)
@@ -77,32 +85,35 @@ def perform(
         if step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
         state = game.state()
-        payload = _payload(kind, params, state.turn)
+        payload = _payload(kind, params, state.turn, roll)
         new_state = state.apply(seat.position, kind, payload)
         if kind == "score":
             payload["points"] = new_state.cards[seat.position].score_of(payload["box"])
-        game.store(new_state)
+        seats = game.store(new_state)
         if kind != "hold":
             game.step += 1
         game.log_length += 1
         game.save()
-        for stored_seat in game.ordered_seats():
-            stored_seat.save(update_fields=["scores", "yahtzee_bonus"])
+        if kind == "score":
+            for changed in seats:
+                changed.save(update_fields=["scores", "yahtzee_bonus"])
         Action.objects.create(
             game=game, seq=game.log_length, seat=seat.position, kind=kind, payload=payload
         )
     return game
 
 
-def _payload(kind: str, params: Mapping[str, Any], turn: Turn) -> dict[str, Any]:
+def _payload(
+    kind: str, params: Mapping[str, Any], turn: Turn, roll: Callable[[int], list[int]]
+) -> dict[str, Any]:
     """Turn the page's request into a log payload; the server rolls the dice here."""
     if kind == "roll":
         seen = params.get("held")
         if seen is not None and tuple(seen) != turn.held:
             raise StaleAction(_("The held dice changed in another window: here they are now."))
         if not turn.dice:
-            return {"dice": roll_dice(NUM_DICE)}
-        fresh = iter(roll_dice(turn.held.count(False)))
+            return {"dice": roll(NUM_DICE)}
+        fresh = iter(roll(turn.held.count(False)))
         return {"dice": [d if h else next(fresh) for d, h in zip(turn.dice, turn.held, strict=True)]}
     if kind == "hold":
         return {"die": params.get("die"), "held": params.get("held")}

@@ -106,6 +106,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
 # Hashed, compressed files need a collectstatic run first (the serve command does it and sets
 # STATIC_MANIFEST=1); without one (tests, development) whitenoise serves from the finders.
 WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,155 @@
+"""A person playing in headless Chromium: by role and visible text, as a player sees the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
+
+
+def start_game(page: Page, base: str) -> None:
+    page.goto(base + "/")
+    page.get_by_role("button", name="Start a new game").click()
+    expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+
+
+def die(page: Page, number: int):
+    return page.get_by_role("button", name=re.compile(rf"^Die {number}:"))
+
+
+def dice_seen(page: Page) -> list[tuple[str, str]]:
+    """What the five dice show: their labels and whether each is held."""
+    return [
+        (die(page, n).get_attribute("aria-label"), die(page, n).get_attribute("aria-pressed"))
+        for n in range(1, 6)
+    ]
+
+
+def score_first_open_box(page: Page) -> None:
+    page.get_by_role("link", name=re.compile("would score")).first.click()
+    confirm = page.get_by_role("button", name=re.compile(r"^Score \d+$"))
+    expect(confirm).to_be_focused()  # a second tap, or Enter, confirms
+    confirm.click()
+    expect(page.locator("#messages")).to_contain_text("Scored")
+
+
+def test_a_whole_game_by_clicking_then_reopen_and_finish(page: Page, base: str):
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_game(page, base)
+    for turn in range(13):
+        expect(page.get_by_role("heading", name=f"Round {turn + 1} of 13")).to_be_visible()
+        roll = page.get_by_role("button", name=ROLL)
+        expect(roll).to_have_text("Roll")
+        roll.click()
+        expect(roll).to_have_text("Roll again (2 left)")
+        if turn % 3 == 1:
+            die(page, 1).click()
+            expect(die(page, 1)).to_have_attribute("aria-pressed", "true")
+            first_face = die(page, 1).get_attribute("aria-label")
+            roll.click()
+            expect(roll).to_have_text("Roll again (1 left)")
+            expect(die(page, 1)).to_have_attribute("aria-label", first_face)
+            expect(die(page, 1)).to_have_attribute("aria-pressed", "true")
+        if turn == 4:
+            # Mid-turn: close the page, come back in the same browser, find everything as it was.
+            seen = dice_seen(page)
+            roll_text = roll.inner_text()
+            context = page.context
+            page.close()
+            page = context.new_page()
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.goto(base + "/")
+            page.get_by_role("link", name=re.compile("^Continue the game")).click()
+            assert dice_seen(page) == seen
+            expect(page.get_by_role("button", name=ROLL)).to_have_text(roll_text)
+        score_first_open_box(page)
+
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    shown_total = int(page.locator("#total").inner_text())
+    game = Game.objects.get()
+    replayed = game.replayed_state()
+    assert replayed == game.state()
+    assert shown_total == replayed.cards[0].total
+    expect(page.get_by_text(f"Final score: {shown_total} points")).to_be_visible()
+
+    # Reopen the finished game: the final card is still there.
+    page.goto(base + "/")
+    page.get_by_role("link", name=re.compile(r"\d+ points?$")).first.click()
+    expect(page.locator("#total")).to_have_text(str(shown_total))
+
+
+def test_keyboard_only_turn(page: Page, base: str):
+    start_game(page, base)
+    page.keyboard.press("r")
+    roll = page.get_by_role("button", name=ROLL)
+    expect(roll).to_have_text("Roll again (2 left)")
+    page.keyboard.press("2")
+    expect(die(page, 2)).to_have_attribute("aria-pressed", "true")
+    held_face = die(page, 2).get_attribute("aria-label")
+    page.locator("body").focus()
+    page.keyboard.press(" ")
+    expect(roll).to_have_text("Roll again (1 left)")
+    expect(die(page, 2)).to_have_attribute("aria-label", held_face)
+    page.keyboard.press("2")
+    expect(die(page, 2)).to_have_attribute("aria-pressed", "false")
+    # Tab to a box, Enter selects it, Enter again confirms.
+    pick = page.get_by_role("link", name=re.compile("would score")).first
+    pick.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#messages")).to_contain_text("Scored")
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+
+
+def test_a_turn_without_javascript(browser, base: str):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    start_game(page, base)
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    die(page, 3).click()
+    expect(die(page, 3)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name=ROLL).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
+    page.get_by_role("link", name=re.compile("^Chance: would score")).click()
+    page.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+    card = Game.objects.get().state().cards[0]
+    assert list(card.boxes) == ["chance"]
+    assert page.locator("#total").inner_text() == str(card.total)
+    context.close()
+
+
+def test_a_stale_tab_is_told_and_refreshed(page: Page, base: str):
+    start_game(page, base)
+    other = page.context.new_page()
+    other.goto(page.url)
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    other.get_by_role("button", name="Roll", exact=True).click()  # this tab still shows the unrolled game
+    expect(other.get_by_role("alert")).to_contain_text("moved on")
+    expect(other.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    assert dice_seen(other) == dice_seen(page)
+    assert Game.objects.get().rolls == 1
+
+
+def test_spanish_from_the_browser(browser, base: str):
+    context = browser.new_context(locale="es-ES")
+    page = context.new_page()
+    page.goto(base + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    page.get_by_role("button", name="Empezar una partida nueva").click()
+    expect(page.get_by_role("heading", name="Ronda 1 de 13")).to_be_visible()
+    for name in ["Unos", "Trío", "Póquer", "Full", "Escalera corta", "Escalera larga", "Chance"]:
+        expect(page.get_by_role("rowheader", name=name, exact=True)).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    context.close()

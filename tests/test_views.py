@@ -1,0 +1,393 @@
+"""Every action through the test client, on the htmx path and the plain (no JavaScript) path."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Action, AppendOnly, Game
+from tests.factories import VISITOR, act, fill_all_but, make_game
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+def client_for(visitor: str = VISITOR) -> Client:
+    client = Client()
+    session = client.session
+    session["visitor"] = visitor
+    session.save()
+    return client
+
+
+def snapshot(game: Game) -> tuple:
+    """Everything stored about a game: its row, its cards, its log."""
+    game.refresh_from_db()
+    seats = [(s.scores, s.yahtzee_bonus) for s in game.seats.order_by("position")]
+    log = list(game.actions.values_list("seq", "kind", "payload"))
+    return (game.step, game.dice, game.held, game.rolls, game.status, seats, log)
+
+
+def url(game: Game, kind: str) -> str:
+    return reverse("games:act", args=[game.id, kind])
+
+
+def test_home_offers_a_new_game_and_then_continue():
+    client = Client()
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Start a new game" in response.text
+    assert "Continue" not in response.text
+    response = client.post("/new/", {"multiple_yahtzees": "on"})
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/game/{game.id}/"
+    assert game.multiple_yahtzees
+    assert "Continue the game" in client.get("/").text
+
+
+def test_new_game_with_multiple_yahtzees_off():
+    Client().post("/new/", {"multiple_yahtzees": "off"})
+    assert not Game.objects.get().multiple_yahtzees
+
+
+def test_plain_roll_redirects_and_the_page_shows_the_dice():
+    game = make_game()
+    client = client_for()
+    response = client.post(url(game, "roll"), {"step": 0, "held": "00000"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert len(game.dice) == 5 and all(1 <= d <= 6 for d in game.dice)
+    page = client.get(response["Location"]).text
+    for number, face in enumerate(game.dice, start=1):
+        assert f'aria-label="Die {number}: {face}"' in page
+    assert "Roll again (2 left)" in page
+
+
+def test_htmx_roll_swaps_dice_card_status_and_messages():
+    game = make_game()
+    response = client_for().post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=HTMX)
+    assert response.status_code == 200
+    swapped = re.findall(r'id="(\w+)"[^>]*hx-swap-oob="innerHTML"', response.text)
+    assert swapped == ["dice", "card", "status", "messages"]
+    game.refresh_from_db()
+    assert f"Rolled {' '.join(map(str, game.dice))}. 2 rolls left." in response.text
+
+
+def test_hold_and_release_a_die():
+    game = make_game()
+    act(game, "roll", dice=[3, 3, 1, 5, 3])
+    client = client_for()
+    response = client.post(url(game, "hold"), {"step": 1, "die": 4, "held": "1"}, headers=HTMX)
+    assert response.status_code == 200
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', response.text) == ["dice", "messages"]
+    assert re.search(r'id="die-4"[^>]*aria-pressed="true"', response.text, re.S)
+    game.refresh_from_db()
+    assert game.held == [False, False, False, False, True]
+    response = client.post(url(game, "hold"), {"step": 1, "die": 4, "held": "0"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.held == [False] * 5
+
+
+def test_roll_keeps_held_dice():
+    game = make_game()
+    act(game, "roll", dice=[6, 6, 1, 2, 6])
+    for die in (0, 1, 4):
+        act(game, "hold", die=die, held=True)
+    act(game, "roll", dice=[6, 5])
+    game.refresh_from_db()
+    assert game.dice == [6, 6, 6, 5, 6]
+
+
+def test_select_then_confirm_a_box():
+    game = make_game()
+    act(game, "roll", dice=[2, 2, 2, 5, 5])
+    client = client_for()
+    page = client.get(f"/game/{game.id}/?select=full_house").text
+    assert "Score 25 points in Full house?" in page
+    assert "Score 25</button>" in page
+    fragment = client.get(f"/game/{game.id}/?select=full_house", headers=HTMX)
+    assert 'id="card" class="card" aria-labelledby="card-title" hx-swap-oob' in fragment.text
+    response = client.post(url(game, "score"), {"step": 1, "box": "full_house"}, headers=HTMX)
+    assert response.status_code == 200
+    assert 'id="game"' in response.text
+    assert "Scored 25 points in Full house." in response.text
+    game.refresh_from_db()
+    assert game.seats.get().scores[8] == 25
+    assert game.dice == [] and game.rolls == 0
+
+
+def test_selecting_a_zero_box_says_what_else_would_score():
+    game = make_game()
+    act(game, "roll", dice=[2, 2, 2, 5, 5])
+    page = client_for().get(f"/game/{game.id}/?select=yahtzee").text
+    assert "This box scores 0 now; Full house would score 25." in page
+
+
+def test_select_of_a_box_that_cannot_be_scored_is_ignored():
+    game = make_game([((1, 2, 3, 4, 5), "chance")])
+    act(game, "roll", dice=[2, 2, 2, 5, 5])
+    page = client_for().get(f"/game/{game.id}/?select=chance").text
+    assert "Score" not in re.sub(r"Scorecard|Score sheet|score[ds]? ", "", page.split("<main")[1])
+
+
+def test_open_boxes_show_what_they_would_score_and_the_bonus_distance():
+    game = make_game([((3, 3, 3, 1, 2), "threes"), ((6, 6, 6, 6, 1), "sixes")])
+    act(game, "roll", dice=[5, 5, 5, 2, 2])
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "Fives: would score 15" in page
+    assert "Full house: would score 25" in page
+    assert "Three of a kind: would score 19" in page
+    assert "30 more for the bonus" in page  # 63 - 9 - 24
+
+
+def test_a_whole_game_over_http_and_the_log_replays_to_the_stored_state():
+    game = make_game()
+    client = client_for()
+    boxes = ["chance", "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+             "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee"]  # fmt: skip
+    for turn, box in enumerate(boxes):
+        step = game.step
+        assert client.post(url(game, "roll"), {"step": step, "held": "00000"}).status_code == 302
+        if turn % 2:
+            client.post(url(game, "hold"), {"step": step + 1, "die": 2, "held": "1"}, headers=HTMX)
+            assert client.post(url(game, "roll"), {"step": step + 1, "held": "00100"}).status_code == 302
+        game.refresh_from_db()
+        assert client.post(url(game, "score"), {"step": game.step, "box": box}).status_code == 302
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    state = game.state()
+    assert game.replayed_state() == state
+    page = client.get(f"/game/{game.id}/").text
+    assert "Game over" in page
+    assert f'<td id="total">{state.cards[0].total}</td>' in page
+    assert "New game" in page
+
+
+REFUSALS = [
+    # (setup turns-before, rolls-before, kind, data, status, message)
+    pytest.param(0, 3, "roll", {"held": "00000"}, 400, "No rolls left", id="fourth roll"),
+    pytest.param(0, 0, "score", {"box": "chance"}, 400, "Roll the dice first", id="score before roll"),
+    pytest.param(0, 0, "hold", {"die": 0, "held": "1"}, 400, "Roll the dice first", id="hold before roll"),
+    pytest.param(1, 1, "score", {"box": "chance"}, 400, "Chance is already filled", id="filled box"),
+    pytest.param(0, 1, "hold", {"die": 7, "held": "1"}, 400, "no such die", id="bad die index"),
+    pytest.param(0, 1, "hold", {"die": "x", "held": "1"}, 400, "no such die", id="die not a number"),
+    pytest.param(0, 1, "hold", {"die": 1, "held": "maybe"}, 400, "hold or release", id="bad hold"),
+    pytest.param(0, 1, "hold", {"die": 1, "held": "0"}, 400, "not held", id="release a free die"),
+    pytest.param(0, 1, "score", {"box": "sevens"}, 400, "no box called", id="unknown box"),
+    pytest.param(0, 1, "score", {"box": "<b>x</b>"}, 400, "no box called", id="markup box"),
+    pytest.param(0, 1, "roll", {"held": "0x000"}, 400, "hold or release", id="bad held mask"),
+]
+
+
+@pytest.mark.parametrize(("turns", "rolls", "kind", "data", "status", "message"), REFUSALS)
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_illegal_actions_are_refused_and_change_nothing(
+    turns, rolls, kind, data, status, message, headers
+):
+    game = make_game([((1, 2, 3, 4, 6), "chance")] * turns)
+    for _ in range(rolls):
+        act(game, "roll", dice=[1, 1, 2, 3, 4])
+        game.refresh_from_db()
+    before = snapshot(game)
+    response = client_for().post(url(game, kind), {"step": game.step, **data}, headers=headers)
+    assert response.status_code == status
+    assert message in response.text
+    assert 'role="alert"' in response.text
+    assert "&lt;b&gt;" in response.text or "<b>x</b>" not in response.text
+    assert snapshot(game) == before
+
+
+def test_joker_violation_is_refused():
+    game = make_game([((4, 4, 4, 4, 4), "yahtzee")])
+    act(game, "roll", dice=[5, 5, 5, 5, 5])
+    game.refresh_from_db()
+    before = snapshot(game)
+    response = client_for().post(url(game, "score"), {"step": game.step, "box": "full_house"})
+    assert response.status_code == 400
+    assert "Joker rule: this Yahtzee must go in Fives while that box is open." in response.text
+    assert snapshot(game) == before
+    response = client_for().post(url(game, "score"), {"step": game.step, "box": "fives"})
+    assert response.status_code == 302
+    card = Game.objects.get(pk=game.pk).state().cards[0]
+    assert card.boxes == {"yahtzee": 50, "fives": 25}
+    assert card.yahtzee_bonus == 100
+
+
+def test_joker_lower_boxes_offered_at_full_value():
+    game = fill_all_but(["full_house", "large_straight", "chance"])
+    act(game, "roll", dice=[3, 3, 3, 3, 3])
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "Joker!" in page
+    assert "Full house: would score 25" in page
+    assert "Large straight: would score 40" in page
+    assert "Chance: would score 15" in page
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_stale_page_and_double_click_apply_once(headers):
+    game = make_game()
+    client = client_for()
+    first = client.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
+    second = client.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
+    assert first.status_code in (200, 302)
+    assert second.status_code == 409
+    assert "moved on" in second.text
+    game.refresh_from_db()
+    assert game.rolls == 1
+    assert game.actions.count() == 1
+
+
+def test_double_click_on_a_hold_applies_once():
+    game = make_game()
+    act(game, "roll", dice=[1, 2, 3, 4, 5])
+    client = client_for()
+    assert client.post(url(game, "hold"), {"step": 1, "die": 0, "held": "1"}).status_code == 302
+    again = client.post(url(game, "hold"), {"step": 1, "die": 0, "held": "1"})
+    assert again.status_code == 400
+    assert "already held" in again.text
+    assert game.actions.count() == 2
+
+
+def test_roll_from_a_tab_that_shows_other_holds_is_stale():
+    game = make_game()
+    act(game, "roll", dice=[1, 2, 3, 4, 5])
+    act(game, "hold", die=0, held=True)  # done in another tab
+    game.refresh_from_db()
+    before = snapshot(game)
+    response = client_for().post(url(game, "roll"), {"step": 1, "held": "00000"}, headers=HTMX)
+    assert response.status_code == 409
+    assert "held dice changed" in response.text
+    assert snapshot(game) == before
+
+
+def test_missing_step_is_stale():
+    game = make_game()
+    response = client_for().post(url(game, "roll"), {})
+    assert response.status_code == 409
+    assert snapshot(game)[-1] == []
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_someone_elses_game_is_refused(headers):
+    game = make_game()
+    before = snapshot(game)
+    stranger = client_for("someone-else")
+    response = stranger.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
+    assert response.status_code == 403
+    assert "not yours" in response.text
+    no_session = Client().post(url(game, "roll"), {"step": 0}, headers=headers)
+    assert no_session.status_code == 403
+    assert snapshot(game) == before
+    page = stranger.get(f"/game/{game.id}/").text
+    assert "you are watching" in page
+    assert 'id="roll-button"' not in page
+
+
+def test_unknown_game_is_404_not_500():
+    client = client_for()
+    assert client.get("/game/nope/").status_code == 404
+    response = client.post("/game/nope/roll/", {"step": 0})
+    assert response.status_code == 404
+    assert "There is no such game." in response.text
+
+
+def test_actions_only_by_post():
+    game = make_game()
+    assert client_for().get(url(game, "roll")).status_code == 405
+
+
+def test_finished_game_refuses_more_actions():
+    game = fill_all_but(["chance"])
+    act(game, "roll", dice=[1, 2, 3, 4, 6])
+    act(game, "score", box="chance")
+    game.refresh_from_db()
+    response = client_for().post(url(game, "roll"), {"step": game.step, "held": "00000"})
+    assert response.status_code == 400
+    assert "The game is over." in response.text
+
+
+def test_csrf_is_enforced_on_actions():
+    game = make_game()
+    client = Client(enforce_csrf_checks=True)
+    session = client.session
+    session["visitor"] = VISITOR
+    session.save()
+    assert client.post(url(game, "roll"), {"step": 0}).status_code == 403
+    page = client.get(f"/game/{game.id}/").text
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = client.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=HTMX | {"X-CSRFToken": token})
+    assert response.status_code == 200
+
+
+def test_action_log_is_append_only():
+    game = make_game([((1, 2, 3, 4, 5), "chance")])
+    action = game.actions.first()
+    with pytest.raises(AppendOnly):
+        action.save()
+    with pytest.raises(AppendOnly):
+        action.delete()
+    with pytest.raises(AppendOnly):
+        Action.objects.filter(game=game).update(kind="x")
+    with pytest.raises(AppendOnly):
+        Action.objects.filter(game=game).delete()
+    assert game.actions.count() == 2
+
+
+def test_the_log_records_rolls_holds_and_scores():
+    game = make_game()
+    act(game, "roll", dice=[6, 6, 1, 2, 6])
+    act(game, "hold", die=0, held=True)
+    act(game, "roll", dice=[2, 3, 4, 5])
+    act(game, "score", box="sixes")
+    log = list(game.actions.values_list("seq", "seat", "kind", "payload"))
+    assert log == [
+        (1, 0, "roll", {"dice": [6, 6, 1, 2, 6]}),
+        (2, 0, "hold", {"die": 0, "held": True}),
+        (3, 0, "roll", {"dice": [6, 2, 3, 4, 5]}),
+        (4, 0, "score", {"box": "sixes", "points": 6}),
+    ]
+    game.refresh_from_db()
+    assert game.replayed_state() == game.state()
+
+
+def test_spanish_from_the_browser_and_the_switcher():
+    game = make_game()
+    act(game, "roll", dice=[2, 2, 2, 5, 5])
+    client = client_for()
+    page = client.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
+    assert 'lang="es"' in page
+    for word in ["Unos", "Doses", "Treses", "Cuatros", "Cincos", "Seises", "Trío", "Póquer", "Full",
+                 "Escalera corta", "Escalera larga", "Chance"]:  # fmt: skip
+        assert f"<th scope=\"row\">{word}</th>" in page
+    response = client.post("/i18n/setlang/", {"language": "en", "next": f"/game/{game.id}/"},
+                           headers={"Accept-Language": "es"})  # fmt: skip
+    assert response.status_code == 302
+    page = client.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
+    assert 'lang="en"' in page and "Full house" in page
+
+
+def test_spanish_refusal_message():
+    game = make_game([((1, 2, 3, 4, 6), "chance")])
+    act(game, "roll", dice=[1, 2, 3, 4, 6])
+    game.refresh_from_db()
+    response = client_for().post(url(game, "score"), {"step": game.step, "box": "chance"},
+                                 headers={"Accept-Language": "es"})  # fmt: skip
+    assert response.status_code == 400
+    assert "Chance ya está ocupada." in response.text
+
+
+def test_guide_and_sheets():
+    client = client_for()
+    guide = client.get("/guide/").text
+    assert "6 in 7,776, that is 1 in 1,296" in guide
+    assert "254.6" in guide
+    sheet = client.get("/sheet/").text
+    assert sheet.count("<td class=\"cell\">") == 6 * 17  # 13 boxes and 4 totals
+    game = make_game([((1, 2, 3, 4, 6), "chance")])
+    filled = client.get(f"/game/{game.id}/sheet/").text
+    assert '<td class="cell">16</td>' in filled
