@@ -179,9 +179,17 @@ def sheet_context(game: Game | None) -> dict:
         cards = list(game.state().cards)
 
     def line(text: str, how: str, value, kind: str = "box") -> dict:
-        return {"label": text, "how": how, "kind": kind, "cells": [value(c) if c else "" for c in cards]}
+        return {
+            "label": text,
+            "how": how,
+            "kind": kind,
+            "cells": [value(c) if c else "" for c in cards],
+        }
 
-    lines = [line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b))) for b in UPPER]
+    lines = [
+        line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b)))
+        for b in UPPER
+    ]
     lines += [
         line(gettext("Upper total"), "", lambda c: c.upper_subtotal, "subtotal"),
         line(gettext("Bonus"), gettext("63 or more: 35"), lambda c: c.upper_bonus, "subtotal"),
@@ -191,8 +199,12 @@ def sheet_context(game: Game | None) -> dict:
         for b in CATEGORIES[len(UPPER) :]
     ]
     lines += [
-        line(gettext("Yahtzee bonus"), gettext("100 for each extra Yahtzee"),
-             lambda c: c.yahtzee_bonus, "subtotal"),
+        line(
+            gettext("Yahtzee bonus"),
+            gettext("100 for each extra Yahtzee"),
+            lambda c: c.yahtzee_bonus,
+            "subtotal",
+        ),
         line(gettext("Total"), "", lambda c: c.total, "total"),
     ]
     return {"game": game, "headings": headings, "lines": lines}
@@ -219,10 +231,33 @@ GUIDE_EXAMPLES = {
 }
 
 
+GUIDE_RULES = {
+    "ones": _("Add up the ones."),
+    "twos": _("Add up the twos."),
+    "threes": _("Add up the threes."),
+    "fours": _("Add up the fours."),
+    "fives": _("Add up the fives."),
+    "sixes": _("Add up the sixes."),
+    "three_of_a_kind": _("At least three dice alike: the sum of all five."),
+    "four_of_a_kind": _("At least four dice alike: the sum of all five."),
+    "full_house": _("Three of one face and two of another: 25."),
+    "small_straight": _("Four faces in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 30."),
+    "large_straight": _("Five faces in a row (1-2-3-4-5 or 2-3-4-5-6): 40."),
+    "yahtzee": _("All five dice alike: 50."),
+    "chance": _("Anything: the sum of all five."),
+}
+
+
 def guide_context() -> dict:
     """The guide's examples, scored by the rules core so they cannot disagree with the game."""
     examples = [
-        {"box": box, "label": label(box), "dice": dice, "points": box_score(box, dice)}
+        {
+            "box": box,
+            "label": label(box),
+            "how": gettext(GUIDE_RULES[box]),
+            "dice": dice,
+            "points": box_score(box, dice),
+        }
         for box, dice in GUIDE_EXAMPLES.items()
     ]
     return {"examples": examples}

@@ -68,13 +68,11 @@ def perform(
 
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
-    game's step the page showed; ``roll`` rolls n dice (tests pass a scripted one). Raises ActionRefused or IllegalMove and changes nothing when the
-    action cannot be applied.
+    game's step the page showed; ``roll`` rolls n dice (tests pass a scripted one). Raises
+    ActionRefused or IllegalMove, changing nothing, when the action cannot be applied.
     """
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
-        )
+        game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
         if game is None:
             raise NotFound(_("There is no such game."))
         seat = game.seat_of(visitor)
@@ -114,10 +112,11 @@ def _payload(
         if not turn.dice:
             return {"dice": roll(NUM_DICE)}
         fresh = iter(roll(turn.held.count(False)))
-        return {"dice": [d if h else next(fresh) for d, h in zip(turn.dice, turn.held, strict=True)]}
+        return {
+            "dice": [d if h else next(fresh) for d, h in zip(turn.dice, turn.held, strict=True)]
+        }
     if kind == "hold":
         return {"die": params.get("die"), "held": params.get("held")}
     if kind == "score":
         return {"box": params.get("box")}
     raise IllegalMove(_("Unknown action."))
-

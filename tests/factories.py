@@ -11,7 +11,7 @@ VISITOR = "visitor-one"
 
 
 def scripted_roller(rolls: Iterable[Sequence[int]]):
-    """A ``roll`` for services.perform that hands out the given dice, in order, one roll at a time."""
+    """A ``roll`` for services.perform that hands out the given dice, one roll at a time."""
     queue = [list(r) for r in rolls]
 
     def roll(count: int) -> list[int]:

@@ -103,7 +103,10 @@ def test_replaying_the_accepted_actions_gives_the_same_state(attempts):
     for kind, value in attempts:
         if kind == "roll":
             held = state.turn.held if state.turn.dice else (False,) * 5
-            dice = [old if h else new for old, new, h in zip(state.turn.dice or value, value, held)]
+            dice = [
+                old if h else new
+                for old, new, h in zip(state.turn.dice or value, value, held, strict=True)
+            ]
             payload = {"dice": dice}
         elif kind == "hold":
             payload = {"die": value[0], "held": value[1]}

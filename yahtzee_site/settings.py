@@ -119,5 +119,13 @@ STORAGES = {
     },
 }
 
+# Errors and warnings go to the console (the server's log) whatever DEBUG says.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}
+
 # Where the optimal-strategy table is kept (outside the source tree; built by `manage.py solve`).
 os.environ.setdefault("YAHTZEE_STRATEGY_DIR", str(DATA_DIR / "strategy"))

@@ -134,7 +134,9 @@ def test_a_stale_tab_is_told_and_refreshed(page: Page, base: str):
     other.goto(page.url)
     page.get_by_role("button", name="Roll", exact=True).click()
     expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
-    other.get_by_role("button", name="Roll", exact=True).click()  # this tab still shows the unrolled game
+    other.get_by_role(
+        "button", name="Roll", exact=True
+    ).click()  # this tab still shows the unrolled game
     expect(other.get_by_role("alert")).to_contain_text("moved on")
     expect(other.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
     assert dice_seen(other) == dice_seen(page)
