@@ -137,3 +137,35 @@ def _fragments(
     context = context | {"oob": names}
     html = "".join(render_to_string(f"games/play.html#{n}", context, request) for n in names)
     return HttpResponse(html, status=status)
+
+
+def _error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
+    context = {"title": title, "message": message}
+    return render(request, "error_page.html", context, status=status)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404 in the site's look."""
+    return _error_page(
+        request, gettext("Page not found"), gettext("There is nothing at this address."), 404
+    )
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500 in the site's look; every move made before it is still saved."""
+    return _error_page(
+        request,
+        gettext("Something went wrong"),
+        gettext("The server could not answer. Your game is saved: reload the page to go on."),
+        500,
+    )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form from an expired or foreign page: say so instead of Django's technical page."""
+    return _error_page(
+        request,
+        gettext("This page has expired"),
+        gettext("This page is too old to act on. Reload it and try again: nothing was changed."),
+        403,
+    )

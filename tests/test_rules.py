@@ -85,7 +85,8 @@ def test_counts_over_all_rolls_match_known_odds():
 
 
 @pytest.mark.parametrize(
-    "dice", [(1, 2, 3, 4), (1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4), (1, 2, 3, 4, 7), "12345", None, (1.0,) * 5]
+    "dice",
+    [(1, 2, 3, 4), (1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4), (1, 2, 3, 4, 7), "12345", None, (1.0,) * 5],
 )
 def test_malformed_dice_are_illegal(dice):
     with pytest.raises(IllegalMove, match="five numbers from 1 to 6"):

@@ -301,7 +301,9 @@ def test_someone_elses_game_is_refused(headers):
 
 def test_unknown_game_is_404_not_500():
     client = client_for()
-    assert client.get("/game/nope/").status_code == 404
+    missing = client.get("/game/nope/")
+    assert missing.status_code == 404
+    assert "There is nothing at this address." in missing.text
     response = client.post("/game/nope/roll/", {"step": 0})
     assert response.status_code == 404
     assert "There is no such game." in response.text
@@ -328,7 +330,9 @@ def test_csrf_is_enforced_on_actions():
     session = client.session
     session["visitor"] = VISITOR
     session.save()
-    assert client.post(url(game, "roll"), {"step": 0}).status_code == 403
+    refused = client.post(url(game, "roll"), {"step": 0})
+    assert refused.status_code == 403
+    assert "This page has expired" in refused.text
     page = client.get(f"/game/{game.id}/").text
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     response = client.post(

@@ -58,6 +58,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
+CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 WSGI_APPLICATION = "yahtzee_site.wsgi.application"
 ASGI_APPLICATION = "yahtzee_site.asgi.application"
 

@@ -4,3 +4,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
 ]
+
+handler404 = "games.views.page_not_found"
+handler500 = "games.views.server_error"

@@ -1,0 +1,42 @@
+"""The guide and the printable sheets, as a browser renders and prints them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.factories import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def pdf_pages(page: Page, paper: str) -> int:
+    pdf = page.pdf(format=paper, print_background=True)
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_blank_and_filled_sheets_print_on_one_page_without_controls(page: Page, base, paper):
+    game = make_game([((6, 6, 6, 2, 2), "full_house"), ((1, 2, 3, 4, 5), "large_straight")])
+    for path in ["/sheet/", f"/game/{game.id}/sheet/"]:
+        page.goto(base + path)
+        page.emulate_media(media="print")
+        assert pdf_pages(page, paper) == 1
+        expect(page.get_by_role("navigation", name="Main")).to_be_hidden()
+        for button in page.get_by_role("button").all():
+            expect(button).to_be_hidden()
+        expect(page.get_by_role("rowheader", name="Full house")).to_be_visible()
+    expect(page.get_by_role("cell", name="40", exact=True)).to_be_visible()
+    expect(page.get_by_role("cell", name="65", exact=True)).to_be_visible()  # the total
+
+
+def test_guide_shows_every_box_with_an_example(page: Page, base):
+    page.goto(base + "/guide/")
+    expect(page.get_by_role("heading", name="How to play Yahtzee")).to_be_visible()
+    for box, points in [("Full house", "25"), ("Small straight", "30"), ("Large straight", "40"),
+                        ("Yahtzee", "50"), ("Chance", "19")]:  # fmt: skip
+        row = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name=box))
+        expect(row.get_by_role("cell").last).to_have_text(points)
+    expect(page.get_by_text("1 in 1,296")).to_be_visible()

@@ -1,0 +1,109 @@
+"""Start the real ASGI server in a child process, on a free loopback port, with its own data dir."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """uvicorn serving the site from ``data_dir``; ``start``/``kill`` may be called repeatedly."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.env = os.environ | {
+            "YAHTZEE_DATA_DIR": str(data_dir),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
+        }
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        self.process: subprocess.Popen | None = None
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT, env=self.env, check=True, capture_output=True,
+        )  # fmt: skip
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        command = [sys.executable, "-m", "uvicorn", "yahtzee_site.asgi:application",
+                   "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log"]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(self.process.stderr.read().decode()) from None
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start within 30 s")
+
+    def kill(self) -> None:
+        """Stop the server the hard way, as a crash or a power cut would."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
+
+class Browser:
+    """A minimal cookie-keeping HTTP client that posts forms with their CSRF token."""
+
+    def __init__(self, base: str, language: str = "en") -> None:
+        self.base = base
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.opener.addheaders = [("Accept-Language", language)]
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._open(urllib.request.Request(self.base + path))
+
+    def post(self, path: str, data: dict, htmx: bool = False) -> tuple[int, str]:
+        token = next((c.value for c in self.cookies if c.name == "csrftoken"), "")
+        body = urllib.parse.urlencode(data).encode()
+        headers = {"X-CSRFToken": token, "Referer": self.base + "/"}
+        if htmx:
+            headers["HX-Request"] = "true"
+        return self._open(urllib.request.Request(self.base + path, body, headers))
+
+    def _open(self, request: urllib.request.Request) -> tuple[int, str]:
+        try:
+            with self.opener.open(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+
+def dice_labels(page: str) -> list[str]:
+    """The five dice as a page shows them: label and held state."""
+    return re.findall(r'aria-pressed="(true|false)"[^>]*?aria-label="([^"]+)"', page, re.S)
