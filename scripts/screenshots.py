@@ -7,15 +7,21 @@ Plays into a fresh game (roll, hold, select a box) and saves PNGs of each page; 
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 
 
@@ -48,7 +54,7 @@ def shoot(base: str, out: Path) -> None:
                 page.screenshot(path=out / f"{tag}-6-sheet-print.png", full_page=True)
                 page.context.close()
         browser.close()
-    print("\n".join(sorted(str(p) for p in out.glob("*.png") if re.search(r"\d-\w+\.png$", str(p)))))
+    print("\n".join(sorted(str(p) for p in out.glob("*.png"))))
 
 
 if __name__ == "__main__":
