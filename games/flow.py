@@ -43,6 +43,25 @@ class Turn:
         """Rolls still allowed this turn."""
         return ROLLS_PER_TURN - self.rolls
 
+    def holds_for(self, kept: tuple[int, ...]) -> tuple[bool, ...]:
+        """Which dice to hold so that exactly the faces ``kept`` stay, changing as few as possible.
+
+        >>> turn = Turn(dice=(3, 5, 3, 3, 1), held=(False, False, False, True, False), rolls=1)
+        >>> turn.holds_for((3, 3))
+        (True, False, False, True, False)
+        """
+        wanted = list(kept)
+        holds = [False] * len(self.dice)
+        # Dice already held come first, so a keep the player half-made is not shuffled around.
+        order = sorted(range(len(self.dice)), key=lambda i: not self.held[i])
+        for i in order:
+            if self.dice[i] in wanted:
+                wanted.remove(self.dice[i])
+                holds[i] = True
+        if wanted:
+            raise IllegalMove(_("Those dice are not on the table."))
+        return tuple(holds)
+
     @property
     def kept(self) -> tuple[int, ...]:
         """The held dice, sorted."""

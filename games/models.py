@@ -46,6 +46,9 @@ class Game(models.Model):
 
     class Mode(models.TextChoices):
         SOLO = "solo", "Solo"
+        COMPUTER = "computer", "Against the computer"
+        LOCAL = "local", "Pass the phone"
+        ONLINE = "online", "Online"
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -78,10 +81,12 @@ class Game(models.Model):
         return sorted(self.seats.all(), key=lambda seat: seat.position)
 
     def seat_of(self, visitor: str | None) -> Seat | None:
-        """The seat this browser plays in this game, if any."""
+        """The seat this browser plays now: the current seat if it is theirs, else their first."""
         if not visitor:
             return None
-        return next((s for s in self.ordered_seats() if s.visitor == visitor), None)
+        seats = [s for s in self.ordered_seats() if s.visitor == visitor]
+        current = next((s for s in seats if s.position == self.current_seat), None)
+        return current or (seats[0] if seats else None)
 
     def state(self) -> GameState:
         """The stored snapshot as a rules-level GameState."""
@@ -115,8 +120,10 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=24, blank=True)
-    # The browser that plays this seat (a random id kept in its session).
+    # The browser that plays this seat (a random id kept in its session); blank for the computer.
     visitor = models.CharField(max_length=64, blank=True, db_index=True)
+    # The computer's strength ("optimal", "club", "beginner") when the computer plays this seat.
+    bot = models.CharField(max_length=16, blank=True)
     scores = models.JSONField(default=empty_scores)
     yahtzee_bonus = models.PositiveIntegerField(default=0)
 

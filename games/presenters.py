@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
-from games.models import Action, Game
+from games.flow import replay
+from games.models import Action, Game, Seat
 from games.rules import (
     CATEGORIES,
     LABELS,
@@ -23,19 +24,43 @@ from games.rules import (
 
 
 @dataclass(frozen=True)
-class Row:
-    """One box of a card as shown: its points if filled, else what the dice would score now."""
+class Cell:
+    """One player's box as shown: its points if filled, else what the dice would score now."""
 
-    box: str
-    label: str
     score: int | None
-    preview: int | None
+    preview: int | None = None
     selected: bool = False
 
     @property
     def is_open(self) -> bool:
         """True while the box is not filled."""
         return self.score is None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One box of the card across every player."""
+
+    box: str
+    label: str
+    cells: list[Cell]
+
+    @property
+    def selected(self) -> Cell | None:
+        """The cell the current player chose and has to confirm, if any."""
+        return next((cell for cell in self.cells if cell.selected), None)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat as the card's column heading shows it."""
+
+    position: int
+    name: str
+    card: Scorecard
+    is_current: bool
+    is_me: bool
+    bot: str
 
 
 @dataclass(frozen=True)
@@ -73,30 +98,86 @@ def label(box: str) -> str:
     return gettext(LABELS[box])
 
 
-def card_rows(card: Scorecard, options: dict[str, int], selected: str | None = None) -> list[Row]:
-    """A row per box; ``options`` are the points open boxes may take now."""
-    return [
-        Row(box, label(box), card.scores[i], options.get(box), selected == box)
-        for i, box in enumerate(CATEGORIES)
-    ]
+def seat_name(seat: Seat, *, solo: bool = False) -> str:
+    """How a seat is named on the card: its name, the computer's name, or "You"."""
+    if seat.bot:
+        return gettext(BOT_NAMES.get(seat.bot, seat.bot))
+    return seat.name or (gettext("Points") if solo else gettext("You"))
+
+
+def card_rows(
+    cards: list[Scorecard], current: int, options: dict[str, int], selected: str | None = None
+) -> list[Row]:
+    """A row per box with a cell per card; ``options`` are what the current player may score."""
+    rows = []
+    for i, box in enumerate(CATEGORIES):
+        cells = [
+            Cell(
+                card.scores[i],
+                options.get(box) if position == current else None,
+                position == current and selected == box,
+            )
+            for position, card in enumerate(cards)
+        ]
+        rows.append(Row(box, label(box), cells))
+    return rows
 
 
 def game_context(
-    game: Game, visitor: str | None, *, select: str | None = None, error: str | None = None
+    game: Game,
+    visitor: str | None,
+    *,
+    select: str | None = None,
+    error: str | None = None,
+    at: int | None = None,
 ) -> dict:
-    """Everything the game page and its fragments need."""
-    state = game.state()
+    """Everything the game page and its fragments need.
+
+    ``at`` shows the game as it was after that many logged actions (read-only), to play the
+    computer's or another player's moves back step by step; the page then asks for ``at + 1``.
+    """
+    seats = game.ordered_seats()
     seat = game.seat_of(visitor)
-    current = game.ordered_seats()[state.current]
-    can_play = seat is not None and seat.position == state.current and not state.finished
+    replaying = at is not None and 0 <= at < game.log_length
+    if replaying:
+        log = list(game.actions.order_by("seq")[:at])
+        state = replay(
+            [(a.seat, a.kind, a.payload) for a in log],
+            len(seats),
+            multiple_yahtzees=game.multiple_yahtzees,
+        )
+        news = [describe(log[-1], state, seats, seat)] if log else []
+    else:
+        state = game.state()
+        news = recent_news(game, state, seats, seat)
+    current = seats[state.current]
+    can_play = (
+        seat is not None
+        and not replaying
+        and current.visitor == visitor
+        and not current.bot
+        and not state.finished
+    )
     options = state.options() if can_play else {}
-    card = state.cards[seat.position if seat else 0]
+    card = state.cards[state.current]
     if select not in options:
         select = None
-    rows = card_rows(card, options, select)
+    solo = len(seats) == 1
+    players = [
+        Player(
+            s.position,
+            seat_name(s, solo=solo),
+            state.cards[s.position],
+            s.position == state.current and not state.finished,
+            bool(visitor) and s.visitor == visitor,
+            s.bot,
+        )
+        for s in seats
+    ]
+    rows = card_rows(list(state.cards), state.current, options, select)
     selected = next((row for row in rows if row.selected), None)
     better = None
-    if selected is not None and selected.preview == 0:
+    if selected is not None and options[select] == 0:
         best_box = max(options, key=options.__getitem__)
         if options[best_box] > 0:
             better = {"label": label(best_box), "points": options[best_box]}
@@ -108,12 +189,15 @@ def game_context(
         "game": game,
         "seat": seat,
         "current": current,
+        "current_name": seat_name(current),
         "can_play": can_play,
         "state": state,
-        "card": card,
+        "players": players,
+        "ranking": ranking(players) if state.finished else [],
         "upper_rows": rows[: len(UPPER)],
         "lower_rows": rows[len(UPPER) :],
         "selected": selected,
+        "selected_points": options.get(select),
         "better": better,
         "bonus_now": card.bonus_for(state.turn.dice) if can_play and state.turn.dice else 0,
         "joker": bool(can_play and state.turn.dice and card.joker_applies(state.turn.dice)),
@@ -125,17 +209,42 @@ def game_context(
         "upper_target": UPPER_BONUS_THRESHOLD,
         "upper_bonus_points": UPPER_BONUS,
         "error": error,
-        "last_action": describe(game.actions.last(), game) if not error else "",
+        "news": [] if error else news,
+        "next_at": at + 1 if replaying else None,
+        "pause_ms": STEP_PAUSE_MS.get(log[-1].kind, 600) if replaying and log else 600,
     }
 
 
-def describe(action: Action | None, game: Game) -> str:
-    """A sentence saying what the last action did, for the status line and screen readers."""
-    if action is None:
-        return gettext("Roll the dice to start.")
+# How long each step of a played-back turn stays on screen before the next one.
+STEP_PAUSE_MS = {"roll": 900, "hold": 350, "score": 1200}
+
+
+def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
+    """What happened since this player last acted (others' turns, the computer's), in order."""
+    recent = list(game.actions.order_by("-seq")[:80])[::-1]
+    if not recent:
+        return [gettext("Roll the dice to start.")]
+    mine = [i for i, a in enumerate(recent) if me is not None and a.seat == me.position]
+    if mine and mine[-1] == len(recent) - 1 or len(seats) == 1:
+        return [describe(recent[-1], state, seats, me)]
+    since = recent[mine[-1] + 1 :] if mine else recent
+    # Holds are part of the story only as what was kept at the next roll: leave them out.
+    return [describe(a, None, seats, me) for a in since if a.kind != "hold"]
+
+
+def describe(action: Action, state, seats: list[Seat], me: Seat | None) -> str:
+    """A sentence saying what an action did, for the message line and screen readers.
+
+    ``state`` is the state right after the action (for the rolls left), or None.
+    """
+    actor = seats[action.seat]
+    mine = me is not None and (actor.visitor == me.visitor and not actor.bot)
+    name = "" if mine and (len(seats) == 1 or not actor.name) else seat_name(actor)
     if action.kind == "roll":
         faces = " ".join(str(d) for d in action.payload["dice"])
-        left = 3 - game.rolls
+        if name:
+            return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": faces}
+        left = state.turn.rolls_left if state is not None else 0
         return ngettext(
             "Rolled %(dice)s. %(left)s roll left.", "Rolled %(dice)s. %(left)s rolls left.", left
         ) % {"dice": faces, "left": left}
@@ -145,10 +254,45 @@ def describe(action: Action | None, game: Game) -> str:
             return gettext("Die %(number)s held.") % {"number": number}
         return gettext("Die %(number)s released.") % {"number": number}
     points = action.payload.get("points", 0)
-    return ngettext(
-        "Scored %(points)s point in %(box)s.", "Scored %(points)s points in %(box)s.", points
-    ) % {"points": points, "box": label(action.payload["box"])}
+    values = {"points": points, "box": label(action.payload["box"]), "name": name}
+    if name:
+        return (
+            ngettext(
+                "%(name)s scored %(points)s point in %(box)s.",
+                "%(name)s scored %(points)s points in %(box)s.",
+                points,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Scored %(points)s point in %(box)s.", "Scored %(points)s points in %(box)s.", points
+        )
+        % values
+    )
 
+
+def ranking(players: list[Player]) -> list[dict]:
+    """Final places, best total first; equal totals share a place (1, 1, 3)."""
+    ordered = sorted(players, key=lambda p: -p.card.total)
+    places = []
+    for index, player in enumerate(ordered):
+        tied = index and player.card.total == ordered[index - 1].card.total
+        place = places[-1]["place"] if tied else index + 1
+        places.append({"place": place, "player": player, "total": player.card.total})
+    return places
+
+
+BOT_NAMES = {
+    "optimal": _("Perfect computer"),
+    "club": _("Club player"),
+    "beginner": _("Beginner"),
+}
+BOT_DESCRIPTIONS = {
+    "optimal": _("Plays every move exactly optimally: about 254.6 points on average."),
+    "club": _("A good club player: mostly the best move, now and then a plausible slip."),
+    "beginner": _("Greedy: always takes the most points it can score right now."),
+}
 
 HOW_TO_SCORE = {
     "ones": _("Add the ones"),

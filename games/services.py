@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
 
+from games import advice
 from games.flow import Turn, _
 from games.models import Action, Game, Seat
 from games.rules import NUM_DICE, IllegalMove
+from games.strategy import bots
 
 
 class ActionRefused(Exception):
@@ -42,6 +45,9 @@ class StaleAction(ActionRefused):
     status = 409
 
 
+NOT_YOURS = _("This game is not yours: you can watch it but not play in it.")
+
+
 def roll_dice(count: int) -> list[int]:
     """``count`` dice rolled with the operating system's cryptographic RNG."""
     return [secrets.randbelow(6) + 1 for _ in range(count)]
@@ -49,9 +55,34 @@ def roll_dice(count: int) -> list[int]:
 
 def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
     """Create a solo game with one seat for this browser."""
+    return start_game(visitor, [name], mode=Game.Mode.SOLO, multiple_yahtzees=multiple_yahtzees)
+
+
+def start_game(
+    visitor: str,
+    players: list[str],
+    *,
+    mode: str,
+    bots: dict[int, str] | None = None,
+    multiple_yahtzees: bool = True,
+) -> Game:
+    """Create a game whose seats, in order, have these names; ``bots`` maps seats to strengths.
+
+    Every human seat belongs to this browser (solo, against the computer, pass-the-phone).
+    """
+    bots = bots or {}
     with transaction.atomic():
-        game = Game.objects.create(mode=Game.Mode.SOLO, multiple_yahtzees=multiple_yahtzees)
-        Seat.objects.create(game=game, position=0, name=name[:24], visitor=visitor)
+        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                position=position,
+                name=name[:24],
+                visitor="" if position in bots else visitor,
+                bot=bots.get(position, ""),
+            )
+            for position, name in enumerate(players)
+        )
     return game
 
 
@@ -69,7 +100,8 @@ def perform(
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
     game's step the page showed; ``roll`` rolls n dice (tests pass a scripted one). Raises
-    ActionRefused or IllegalMove, changing nothing, when the action cannot be applied.
+    ActionRefused or IllegalMove, changing nothing, when the action cannot be applied. When the
+    turn passes to the computer, it plays its turns here too, each move logged like a person's.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
@@ -77,28 +109,74 @@ def perform(
             raise NotFound(_("There is no such game."))
         seat = game.seat_of(visitor)
         if seat is None:
-            raise NotYourGame(_("This game is not yours: you can watch it but not play in it."))
+            raise NotYourGame(NOT_YOURS)
         if game.status == Game.Status.FINISHED:
             raise IllegalMove(_("The game is over."))
         if step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
-        state = game.state()
-        payload = _payload(kind, params, state.turn, roll)
-        new_state = state.apply(seat.position, kind, payload)
-        if kind == "score":
-            payload["points"] = new_state.cards[seat.position].score_of(payload["box"])
-        seats = game.store(new_state)
-        if kind != "hold":
-            game.step += 1
-        game.log_length += 1
-        game.save()
-        if kind == "score":
-            for changed in seats:
-                changed.save(update_fields=["scores", "yahtzee_bonus"])
-        Action.objects.create(
-            game=game, seq=game.log_length, seat=seat.position, kind=kind, payload=payload
-        )
+        log = _Log(game)
+        log.record(seat.position, kind, _payload(kind, params, log.state.turn, roll))
+        _play_computer_turns(log, roll)
+        log.save()
     return game
+
+
+class _Log:
+    """Moves a locked game on through ``GameState.apply`` and keeps the actions to append."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.seats = game.ordered_seats()
+        self.state = game.state()
+        self.actions: list[Action] = []
+
+    def record(self, seat: int, kind: str, payload: dict[str, Any]) -> None:
+        """Apply one move (IllegalMove if it is not allowed) and queue its log entry."""
+        state = self.state.apply(seat, kind, payload)
+        if kind == "score":
+            payload = payload | {"points": state.cards[seat].score_of(payload["box"])}
+        if kind != "hold":
+            self.game.step += 1
+        self.game.log_length += 1
+        self.actions.append(
+            Action(game=self.game, seq=self.game.log_length, seat=seat, kind=kind, payload=payload)
+        )
+        self.state = state
+
+    def save(self) -> None:
+        """Write the snapshot and append the log entries (inside the caller's transaction)."""
+        self.game.store(self.state)
+        self.game.save()
+        if any(action.kind == "score" for action in self.actions):
+            for seat in self.seats:
+                seat.save(update_fields=["scores", "yahtzee_bonus"])
+        Action.objects.bulk_create(self.actions)
+
+
+def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
+    """While the turn is the computer's, play it move by move, logged like a person's moves."""
+    rng = random.Random(secrets.randbits(64))
+    while not log.state.finished and log.seats[log.state.current].bot:
+        seat = log.seats[log.state.current]
+        advisor = advice.advisor(log.game.multiple_yahtzees)
+        log.record(seat.position, "roll", _payload("roll", {}, log.state.turn, roll))
+        while True:
+            turn = log.state.turn
+            card = log.state.cards[seat.position]
+            move, choice = bots.choose_move(
+                seat.bot, advisor, card, turn.dice, turn.rolls_left, rng
+            )
+            if move == "keep" and len(choice) == len(turn.dice):
+                # Keeping all five is the same as scoring now: pick the box without a wasted roll.
+                move, choice = bots.choose_move(seat.bot, advisor, card, turn.dice, 0, rng)
+            if move == "score":
+                log.record(seat.position, "score", {"box": choice})
+                break
+            wanted = turn.holds_for(choice)
+            for die, held in enumerate(wanted):
+                if held != turn.held[die]:
+                    log.record(seat.position, "hold", {"die": die, "held": held})
+            log.record(seat.position, "roll", _payload("roll", {}, log.state.turn, roll))
 
 
 def _payload(

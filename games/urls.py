@@ -10,5 +10,6 @@ urlpatterns = [
     path("sheet/", views.score_sheet, name="sheet"),
     path("game/<str:game_id>/", views.play, name="play"),
     path("game/<str:game_id>/sheet/", views.score_sheet, name="game_sheet"),
+    path("game/<str:game_id>/again/", views.play_again, name="again"),
     re_path(r"^game/(?P<game_id>[\w-]+)/(?P<kind>roll|hold|score)/$", views.act, name="act"),
 ]

@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games import presenters, services
+from games import advice, presenters, services
+from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
 from games.models import Game
 from games.rules import IllegalMove
 
@@ -28,31 +29,67 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """Start a solo game or continue one in progress."""
+    """Start a game (solo, against the computer, pass-the-phone) or continue one."""
+    return _home(request, {})
+
+
+def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpResponse:
     visitor = visitor_id(request)
     games = Game.objects.of_visitor(visitor).prefetch_related("seats") if visitor else []
-    in_progress = [g for g in games if g.status == Game.Status.PLAYING][:5]
-    finished = [g for g in games if g.status == Game.Status.FINISHED][:5]
-    context = {"in_progress": in_progress, "finished": finished}
-    return render(request, "games/home.html", context)
+    context = {
+        "in_progress": [g for g in games if g.status == Game.Status.PLAYING][:5],
+        "finished": [g for g in games if g.status == Game.Status.FINISHED][:5],
+        "solo_form": forms_given.get("solo") or SoloGameForm(),
+        "computer_form": forms_given.get("computer") or ComputerGameForm(),
+        "local_form": forms_given.get("local") or LocalGameForm(),
+        "computer_ready": advice.is_ready(),
+    }
+    return render(request, "games/home.html", context, status=status)
 
 
 @require_POST
 def new_game(request: HttpRequest) -> HttpResponse:
-    """Create a solo game for this browser and open it."""
+    """Create a game for this browser from one of the home page's forms and open it."""
+    mode = request.POST.get("mode", "solo")
+    form_class = {"solo": SoloGameForm, "computer": ComputerGameForm, "local": LocalGameForm}.get(
+        mode, SoloGameForm
+    )
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _home(request, {mode: form}, status=400)
+    bots = [form.cleaned_data["strength"]] if isinstance(form, ComputerGameForm) else []
+    bots += [kind for _, kind in form.cleaned_data.get("seats", []) if kind != "person"]
+    if not all(advice.bot_can_play(bot) for bot in bots):
+        form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))
+        return _home(request, {mode: form}, status=409)
     visitor = visitor_id(request, create=True)
-    multiple = request.POST.get("multiple_yahtzees", "on") in {"on", "1", "true"}
-    game = services.start_solo_game(visitor, multiple_yahtzees=multiple)
+    if isinstance(form, ComputerGameForm):
+        game = services.start_game(
+            visitor, ["", ""], mode=Game.Mode.COMPUTER, bots={1: form.cleaned_data["strength"]}
+        )
+    elif isinstance(form, LocalGameForm):
+        seats = form.cleaned_data["seats"]
+        bots = {i: kind for i, (_, kind) in enumerate(seats) if kind != "person"}
+        names = [name for name, _ in seats]
+        game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots)
+    else:
+        multiple = form.cleaned_data["multiple_yahtzees"]
+        game = services.start_solo_game(visitor, multiple_yahtzees=multiple)
     return redirect("games:play", game_id=game.id)
 
 
 @require_GET
 def play(request: HttpRequest, game_id: str) -> HttpResponse:
-    """The game page; ``?select=box`` shows what that box would score and asks to confirm."""
+    """The game page; ``?select=box`` shows what that box would score and asks to confirm.
+
+    ``?at=n`` (htmx only) shows the game after n logged actions, to play moves back step by step.
+    """
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
-    context = presenters.game_context(game, visitor_id(request), select=request.GET.get("select"))
+    at = _int_or_none(request.GET.get("at")) if request.htmx else None
+    visitor = visitor_id(request)
+    context = presenters.game_context(game, visitor, select=request.GET.get("select"), at=at)
     if request.htmx:
-        return _fragments(request, context, ["card"])
+        return _fragments(request, context, ["game"] if at is not None else ["card"])
     return render(request, "games/play.html", context)
 
 
@@ -67,9 +104,38 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         return _refused(request, game_id, refusal)
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
+    if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
+        # Others moved after this score (the computer): play their moves back from here.
+        context = presenters.game_context(game, visitor_id(request), at=mine)
+        return _fragments(request, context, ["game"])
     context = presenters.game_context(game, visitor_id(request))
     changed = {"roll": ["dice", "card", "status"], "hold": ["dice"], "score": ["game"]}[kind]
     return _fragments(request, context, changed)
+
+
+def _last_own_action(game: Game, request: HttpRequest) -> int:
+    """The log position of this browser's latest action in the game."""
+    seats = [s.position for s in game.ordered_seats() if s.visitor == visitor_id(request)]
+    last = game.actions.filter(seat__in=seats).order_by("-seq").values_list("seq", flat=True)
+    return last.first() or 0
+
+
+@require_POST
+def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
+    """A new game with the same seats and options as this one (for the people who played it)."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    visitor = visitor_id(request)
+    if game.seat_of(visitor) is None or game.mode == Game.Mode.ONLINE:
+        return _refused(request, game_id, services.NotYourGame(services.NOT_YOURS))
+    seats = game.ordered_seats()
+    again = services.start_game(
+        visitor,
+        [seat.name for seat in seats],
+        mode=game.mode,
+        bots={seat.position: seat.bot for seat in seats if seat.bot},
+        multiple_yahtzees=game.multiple_yahtzees,
+    )
+    return redirect("games:play", game_id=again.id)
 
 
 @require_GET

@@ -11,3 +11,11 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _test_hosts(settings):
     settings.ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+
+@pytest.fixture(scope="session")
+def strategy_tables():
+    """The solved tables of both variants in the configured directory, built once if missing."""
+    from games.strategy import Advisor
+
+    return {multiple: Advisor.load(multiple) for multiple in (True, False)}

@@ -51,7 +51,7 @@ def test_home_offers_a_new_game_and_then_continue():
 
 
 def test_new_game_with_multiple_yahtzees_off():
-    Client().post("/new/", {"multiple_yahtzees": "off"})
+    Client().post("/new/", {"mode": "solo"})  # an unticked box sends nothing
     assert not Game.objects.get().multiple_yahtzees
 
 
@@ -167,7 +167,7 @@ def test_a_whole_game_over_http_and_the_log_replays_to_the_stored_state():
     assert game.replayed_state() == state
     page = client.get(f"/game/{game.id}/").text
     assert "Game over" in page
-    assert f'<td id="total">{state.cards[0].total}</td>' in page
+    assert f'<td id="total-0">{state.cards[0].total}</td>' in page
     assert "New game" in page
 
 

@@ -72,7 +72,7 @@ def test_a_whole_game_by_clicking_then_reopen_and_finish(page: Page, base: str):
         score_first_open_box(page)
 
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
-    shown_total = int(page.locator("#total").inner_text())
+    shown_total = int(page.locator("#total-0").inner_text())
     game = Game.objects.get()
     replayed = game.replayed_state()
     assert replayed == game.state()
@@ -82,7 +82,7 @@ def test_a_whole_game_by_clicking_then_reopen_and_finish(page: Page, base: str):
     # Reopen the finished game: the final card is still there.
     page.goto(base + "/")
     page.get_by_role("link", name=re.compile(r"\d+ points?$")).first.click()
-    expect(page.locator("#total")).to_have_text(str(shown_total))
+    expect(page.locator("#total-0")).to_have_text(str(shown_total))
 
 
 def test_keyboard_only_turn(page: Page, base: str):
@@ -124,7 +124,7 @@ def test_a_turn_without_javascript(browser, base: str):
     expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
     card = Game.objects.get().state().cards[0]
     assert list(card.boxes) == ["chance"]
-    assert page.locator("#total").inner_text() == str(card.total)
+    assert page.locator("#total-0").inner_text() == str(card.total)
     context.close()
 
 
