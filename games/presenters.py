@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
+from games import advice
+from games.analysis import Analysis, Decision
 from games.flow import replay
+from games.strategy import odds
 from games.models import Action, Game, Seat
 from games.rules import (
     CATEGORIES,
@@ -130,6 +133,7 @@ def game_context(
     select: str | None = None,
     error: str | None = None,
     at: int | None = None,
+    hint: bool = False,
 ) -> dict:
     """Everything the game page and its fragments need.
 
@@ -211,12 +215,59 @@ def game_context(
         "error": error,
         "news": [] if error else news,
         "next_at": at + 1 if replaying else None,
+        "coach": coach_allowed(game) and can_play,
+        "hint": hint_lines(game, state) if hint and can_play and state.turn.dice else None,
+        "hint_asked": hint,
+        "odds": odds_lines(state) if coach_allowed(game) and can_play else [],
         "pause_ms": STEP_PAUSE_MS.get(log[-1].kind, 600) if replaying and log else 600,
     }
 
 
+def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...]) -> str:
+    """A move in plain words: "Keep 3 3 3 and roll", "Roll all five", "Score Threes (9)"."""
+    kind, what = move
+    if kind == "keep":
+        if not what:
+            return gettext("Roll all five again")
+        return gettext("Keep %(dice)s and roll") % {"dice": " ".join(map(str, what))}
+    points = card.options(dice)[what]
+    return ngettext(
+        "Score %(box)s now (%(points)s point)", "Score %(box)s now (%(points)s points)", points
+    ) % {"box": label(what), "points": points}
+
+
+def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
+    """The best few moves now with their expected final totals; None while the coach is not ready."""
+    advisor = advice.advisor(game.multiple_yahtzees)
+    if advisor is None:
+        return None
+    card, turn = state.cards[state.current], state.turn
+    options = advisor.options(card, turn.dice, turn.rolls_left)
+    best = options[0][1]
+    return [
+        {"words": move_words(move, card, turn.dice), "expected": value, "loss": best - value}
+        for move, value in options[:limit]
+    ]
+
+
+def odds_lines(state) -> list[dict]:
+    """Chance of ending the turn able to score each open made hand, keeping the held dice."""
+    turn, card = state.turn, state.cards[state.current]
+    if turn.rolls_left == 0:
+        return []
+    kept = turn.kept if turn.dice else ()
+    open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
+    chances = odds.box_odds(kept, turn.rolls_left, open_boxes)
+    return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
+
+
 # How long each step of a played-back turn stays on screen before the next one.
 STEP_PAUSE_MS = {"roll": 900, "hold": 350, "score": 1200}
+
+
+def coach_allowed(game: Game) -> bool:
+    """Hints and odds help in practice games; online games against people go without."""
+    return game.mode != Game.Mode.ONLINE
 
 
 def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
@@ -405,3 +456,68 @@ def guide_context() -> dict:
         for box, dice in GUIDE_EXAMPLES.items()
     ]
     return {"examples": examples}
+
+
+GRADE_NAMES = {
+    "fine": _("fine"),
+    "inaccuracy": _("inaccuracy"),
+    "mistake": _("mistake"),
+    "blunder": _("blunder"),
+}
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
+
+
+def analysis_context(game: Game, seat: Seat, result: Analysis) -> dict:
+    """The analysis page: summary, chart points, every decision and the three costliest."""
+
+    def row(decision: Decision) -> dict:
+        return {
+            "decision": decision,
+            "dice": [
+                Die(i, face, held)
+                for i, (face, held) in enumerate(zip(decision.dice, decision.held, strict=True))
+            ],
+            "played": move_words(decision.move, decision.card, decision.dice),
+            "best": move_words(decision.best, decision.card, decision.dice),
+            "grade": decision.grade,
+            "grade_name": gettext(GRADE_NAMES[decision.grade]),
+            "filled": [(label(box), points) for box, points in decision.card.boxes.items()],
+        }
+
+    rows = [row(d) for d in result.decisions]
+    values = [result.start_value] + [d.value for d in result.decisions]
+    low, high = min(values), max(values)
+    span = max(high - low, 1.0)
+    step = (CHART_WIDTH - 2 * CHART_PAD) / max(len(values) - 1, 1)
+
+    def y(value: float) -> float:
+        return round(
+            CHART_HEIGHT - CHART_PAD - (value - low) / span * (CHART_HEIGHT - 2 * CHART_PAD), 1
+        )
+
+    points = [
+        {"x": round(CHART_PAD + i * step, 1), "y": y(v), "value": v,
+         "grade": rows[i - 1]["grade"] if i else "start"}
+        for i, v in enumerate(values)
+    ]  # fmt: skip
+    counts = result.counts()
+    return {
+        "game": game,
+        "seat": seat,
+        "name": seat_name(seat),
+        "result": result,
+        "rows": rows,
+        "costliest": [rows[d.index] for d in result.costliest(3)],
+        "counts": [(gettext(GRADE_NAMES[g]), g, n) for g, n in counts.items()],
+        "chart": {
+            "width": CHART_WIDTH,
+            "height": CHART_HEIGHT,
+            "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+            "points": points,
+            "low": low,
+            "high": high,
+            "y_low": y(low),
+            "y_high": y(high),
+            "pad": CHART_PAD,
+        },
+    }

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import advice, presenters, services
+from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
 from games.models import Game
 from games.rules import IllegalMove
@@ -87,9 +88,13 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
-    context = presenters.game_context(game, visitor, select=request.GET.get("select"), at=at)
+    hint = request.GET.get("hint") == "1"
+    context = presenters.game_context(
+        game, visitor, select=request.GET.get("select"), at=at, hint=hint
+    )
     if request.htmx:
-        return _fragments(request, context, ["game"] if at is not None else ["card"])
+        changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
+        return _fragments(request, context, changed)
     return render(request, "games/play.html", context)
 
 
@@ -109,7 +114,11 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         context = presenters.game_context(game, visitor_id(request), at=mine)
         return _fragments(request, context, ["game"])
     context = presenters.game_context(game, visitor_id(request))
-    changed = {"roll": ["dice", "card", "status"], "hold": ["dice"], "score": ["game"]}[kind]
+    changed = {
+        "roll": ["dice", "coach", "card", "status"],
+        "hold": ["dice", "coach"],
+        "score": ["game"],
+    }[kind]
     return _fragments(request, context, changed)
 
 
@@ -136,6 +145,31 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
         multiple_yahtzees=game.multiple_yahtzees,
     )
     return redirect("games:play", game_id=again.id)
+
+
+@require_GET
+def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Every decision a person made in a finished game, valued by the optimal strategy."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    people = [seat for seat in game.ordered_seats() if not seat.bot]
+    wanted = _int_or_none(request.GET.get("seat"))
+    seat = next((s for s in people if s.position == wanted), people[0])
+    if game.status != Game.Status.FINISHED:
+        message = gettext("A game can be analysed once it is over.")
+        return _error_page(request, gettext("Not yet"), message, 409)
+    advisor = advice.advisor(game.multiple_yahtzees)
+    if advisor is None:
+        message = gettext("The coach is getting ready: try again in a minute.")
+        return _error_page(request, gettext("Not yet"), message, 503)
+    result = analyse(
+        [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
+        seats=len(game.ordered_seats()),
+        seat=seat.position,
+        multiple_yahtzees=game.multiple_yahtzees,
+        advisor=advisor,
+    )
+    context = presenters.analysis_context(game, seat, result) | {"people": people}
+    return render(request, "games/analysis.html", context)
 
 
 @require_GET

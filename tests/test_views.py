@@ -73,7 +73,7 @@ def test_htmx_roll_swaps_dice_card_status_and_messages():
     response = client_for().post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=HTMX)
     assert response.status_code == 200
     swapped = re.findall(r'id="(\w+)"[^>]*hx-swap-oob="innerHTML"', response.text)
-    assert swapped == ["dice", "card", "status", "messages"]
+    assert swapped == ["dice", "coach", "card", "status", "messages"]
     game.refresh_from_db()
     assert f"Rolled {' '.join(map(str, game.dice))}. 2 rolls left." in response.text
 
@@ -84,7 +84,7 @@ def test_hold_and_release_a_die():
     client = client_for()
     response = client.post(url(game, "hold"), {"step": 1, "die": 4, "held": "1"}, headers=HTMX)
     assert response.status_code == 200
-    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', response.text) == ["dice", "messages"]
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', response.text) == ["dice", "coach", "messages"]
     assert re.search(r'id="die-4"[^>]*aria-pressed="true"', response.text, re.S)
     game.refresh_from_db()
     assert game.held == [False, False, False, False, True]
@@ -143,7 +143,7 @@ def test_open_boxes_show_what_they_would_score_and_the_bonus_distance():
     assert "Fives: would score 15" in page
     assert "Full house: would score 25" in page
     assert "Three of a kind: would score 19" in page
-    assert "30 more for the bonus" in page  # 63 - 9 - 24
+    assert "30 to go" in page  # 63 - 9 - 24, shown in the bonus row
 
 
 def test_a_whole_game_over_http_and_the_log_replays_to_the_stored_state():
