@@ -13,7 +13,6 @@ from django.utils.translation import gettext_noop as _
 from games import advice
 from games.analysis import Analysis, Decision
 from games.flow import replay
-from games.strategy import odds
 from games.models import Action, Game, Seat
 from games.rules import (
     CATEGORIES,
@@ -24,6 +23,7 @@ from games.rules import (
     Scorecard,
     box_score,
 )
+from games.strategy import odds
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...])
 
 
 def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
-    """The best few moves now with their expected final totals; None while the coach is not ready."""
+    """The best few moves now with their expected final totals; None until the coach is ready."""
     advisor = advice.advisor(game.multiple_yahtzees)
     if advisor is None:
         return None
