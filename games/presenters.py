@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
@@ -219,7 +220,7 @@ def game_context(
         "hint": hint_lines(game, state) if hint and can_play and state.turn.dice else None,
         "hint_asked": hint,
         "odds": odds_lines(state) if coach_allowed(game) and can_play else [],
-        "pause_ms": STEP_PAUSE_MS.get(log[-1].kind, 600) if replaying and log else 600,
+        "pause_ms": pause_ms(log[-1].kind if replaying and log else ""),
     }
 
 
@@ -263,6 +264,11 @@ def odds_lines(state) -> list[dict]:
 
 # How long each step of a played-back turn stays on screen before the next one.
 STEP_PAUSE_MS = {"roll": 900, "hold": 350, "score": 1200}
+
+
+def pause_ms(kind: str) -> int:
+    """The pause after showing a played-back step (settings.PLAYBACK_SPEED speeds it up)."""
+    return round(STEP_PAUSE_MS.get(kind, 600) / settings.PLAYBACK_SPEED)
 
 
 def coach_allowed(game: Game) -> bool:

@@ -128,5 +128,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
+# How fast another player's moves are played back on screen (2 = twice as fast).
+PLAYBACK_SPEED = float(os.environ.get("PLAYBACK_SPEED", "1"))
+
 # Where the optimal-strategy table is kept (outside the source tree; built by `manage.py solve`).
 os.environ.setdefault("YAHTZEE_STRATEGY_DIR", str(DATA_DIR / "strategy"))

@@ -1,0 +1,47 @@
+"""Whole games against each computer strength in a real browser, to the winner."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = {"optimal": "Perfect computer", "club": "Club player", "beginner": "Beginner"}
+
+
+@pytest.fixture(autouse=True)
+def _fast_playback(settings):
+    settings.PLAYBACK_SPEED = 6  # fast, yet each step stays long enough to be seen
+
+
+@pytest.mark.parametrize("strength", ["optimal", "club", "beginner"])
+def test_a_whole_game_against_the_computer(page: Page, base, strength, strategy_tables):
+    page.goto(base + "/")
+    page.get_by_role("radio", name=re.compile(NAMES[strength])).check()
+    page.get_by_role("button", name="Play the computer").click()
+    roll = page.get_by_role("button", name=re.compile(r"^Roll"))
+    for turn in range(13):
+        expect(page.get_by_role("heading", name=f"Round {turn + 1} of 13")).to_be_visible()
+        expect(roll).to_have_text("Roll", timeout=20_000)  # the computer's turn has played back
+        roll.click()
+        expect(roll).to_have_text("Roll again (2 left)")
+        page.get_by_role("link", name=re.compile("would score")).first.click()
+        page.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+        if turn < 12:
+            # The computer's moves appear one by one, then it is our turn again.
+            expect(page.locator("#dice")).to_contain_text(f"{NAMES[strength]} is playing")
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible(timeout=20_000)
+    game = Game.objects.get()
+    you, computer = (card.total for card in game.replayed_state().cards)
+    expect(page.locator("#total-0")).to_have_text(str(you))
+    expect(page.locator("#total-1")).to_have_text(str(computer))
+    if you == computer:
+        expect(page.get_by_text("A tie!")).to_be_visible()
+    else:
+        winner = "You" if you > computer else NAMES[strength]
+        expect(page.get_by_text(f"Winner: {winner}")).to_be_visible()
