@@ -1,7 +1,7 @@
 """Dice combinatorics shared by the solver, the odds and the simulator (numpy, no rules).
 
 Five dice are order-free, so a roll is a sorted 5-tuple (252 of them) and a keep is a sorted tuple
-of 0-5 dice (462 of them). ``KEEPS`` lists every keep by size, then lexicographically, so the
+of 0-5 dice (462 of them). ``KEEPS`` lists every keep by size (smallest first), so the
 five-dice keeps come last and are exactly ``ROLLS`` in the same order: keep index
 ``ROLL_OFFSET + r`` *is* roll ``r``. Arrays over keeps are laid out as rows (462, n_states) so that
 gathering keeps copies whole contiguous rows.
@@ -15,20 +15,27 @@ from math import factorial
 import numpy as np
 
 NUM_DICE = 5
+"""Dice per roll."""
 FACES = 6
+"""Faces per die."""
 
 KEEPS: tuple[tuple[int, ...], ...] = tuple(
     keep
     for size in range(NUM_DICE + 1)
-    for keep in combinations_with_replacement(range(1, FACES + 1), size)
+    # Within a size, keeps with more distinct faces come first: the lattice step below then
+    # visits "the j-th distinct face" on a contiguous prefix of rows instead of padding.
+    for keep in sorted(
+        combinations_with_replacement(range(1, FACES + 1), size), key=lambda k: (-len(set(k)), k)
+    )
 )
-"""All 462 keeps (sorted tuples of 0-5 dice), by size then lexicographically."""
+"""All 462 keeps (sorted tuples of 0-5 dice), by size, then most distinct faces first."""
 
 KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEPS)}
 """Index in KEEPS of each keep."""
 
 NUM_KEEPS = len(KEEPS)
-ROLL_OFFSET = KEEP_INDEX[(1,) * NUM_DICE]
+"""462."""
+ROLL_OFFSET = sum(1 for k in KEEPS if len(k) < NUM_DICE)
 """Index in KEEPS of the first five-dice keep (210)."""
 
 ROLLS: tuple[tuple[int, ...], ...] = KEEPS[ROLL_OFFSET:]
@@ -38,6 +45,7 @@ ROLL_INDEX: dict[tuple[int, ...], int] = {roll: i for i, roll in enumerate(ROLLS
 """Index in ROLLS of each roll."""
 
 NUM_ROLLS = len(ROLLS)
+"""252."""
 
 LEVEL_SLICES: tuple[slice, ...] = tuple(
     slice(
@@ -87,26 +95,28 @@ TRANSITION = _transition()
 ROLL_PROBS = TRANSITION[0].copy()
 """(252,): probability of each roll of five fresh dice."""
 
-# Only the keeps with fewer than five dice need a matrix product: a five-dice keep rolls nothing.
-_PARTIAL_TRANSITION = np.ascontiguousarray(TRANSITION[:ROLL_OFFSET])
-
 
 def _children(keep: tuple[int, ...]) -> list[int]:
-    """Distinct keeps one die smaller than ``keep``."""
-    return [KEEP_INDEX[keep[:i] + keep[i + 1 :]] for i in range(len(keep)) if keep.index(keep[i]) == i]
+    """Distinct keeps one die smaller than ``keep`` (one per distinct face)."""
+    return [
+        KEEP_INDEX[keep[:i] + keep[i + 1 :]] for i in range(len(keep)) if keep.index(keep[i]) == i
+    ]
 
 
-def _level_children(size: int) -> np.ndarray:
+def _level_children(size: int) -> tuple[np.ndarray, tuple[int, ...]]:
     rows = [_children(KEEPS[k]) for k in range(NUM_KEEPS)[LEVEL_SLICES[size]]]
     width = max(len(r) for r in rows)
-    # Pad by repeating a child: max() over a repeated entry changes nothing.
-    return np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.int64)
+    table = np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.int64)
+    # Rows are sorted by distinct faces, most first: column j is real on a prefix of rows.
+    prefix = tuple(sum(1 for r in rows if len(r) > j) for j in range(width))
+    return table, prefix
 
 
-LEVEL_CHILDREN: tuple[np.ndarray, ...] = (np.zeros((1, 0), dtype=np.int64),) + tuple(
+LEVEL_CHILDREN: tuple[tuple[np.ndarray, tuple[int, ...]], ...] = tuple(
     _level_children(size) for size in range(1, NUM_DICE + 1)
 )
-"""For sizes 1..5, (keeps of that size, up to 5): the distinct keeps with one die removed."""
+"""For sizes 1..5: ((keeps of that size, up to 5) children with one die removed, and for each
+column j how many leading rows have a j-th child)."""
 
 
 def _sub_keeps(roll: tuple[int, ...]) -> tuple[int, ...]:
@@ -121,22 +131,45 @@ def _sub_keeps(roll: tuple[int, ...]) -> tuple[int, ...]:
 SUB_KEEPS: tuple[tuple[int, ...], ...] = tuple(_sub_keeps(roll) for roll in ROLLS)
 """For each roll, the keep indices of its distinct sub-multisets (including () and all five)."""
 
-SUB_KEEPS_PADDED = np.array(
-    [s + (s[-1],) * (32 - len(s)) for s in SUB_KEEPS], dtype=np.int64
-)
+SUB_KEEPS_PADDED = np.array([s + (s[-1],) * (32 - len(s)) for s in SUB_KEEPS], dtype=np.int64)
 """(252, 32): SUB_KEEPS padded by repeating the last (all five dice), for vectorized argmax."""
+
+
+def _add_one_die(size: int) -> np.ndarray:
+    """(keeps of ``size`` dice, 6): the keep with one more die showing each face 1..6."""
+    return np.array(
+        [
+            [KEEP_INDEX[tuple(sorted(k + (f,)))] for f in range(1, FACES + 1)]
+            for k in KEEPS[LEVEL_SLICES[size]]
+        ],
+        dtype=np.int64,
+    )
+
+
+ADD_ONE_DIE: tuple[np.ndarray, ...] = tuple(_add_one_die(size) for size in range(NUM_DICE))
+"""For sizes 0..4, (keeps of that size, 6): the keep grown by one die of each face."""
 
 
 def keep_values(final: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Expected value of every keep, given the value (252, n) of each roll after the reroll.
 
-    Returns (462, n): ``TRANSITION @ final``, computed for the keeps of fewer than five dice only,
-    since a five-dice keep rolls nothing and keeps its roll's value.
+    Returns (462, n), equal to ``TRANSITION @ final``. Rather than the dense product (92% of
+    TRANSITION is zeros) it rolls the missing dice one at a time: a keep of k dice is worth the
+    mean, over the six faces, of the keep of k + 1 dice with that face added. That is 1,260 row
+    additions per column instead of 52,920 multiply-adds, 2-4 times faster on one core, and it
+    needs no multi-threaded BLAS (the solver runs its own threads).
     """
     if out is None:
         out = np.empty((NUM_KEEPS, final.shape[1]))
-    np.matmul(_PARTIAL_TRANSITION, final, out=out[:ROLL_OFFSET])
-    out[ROLL_OFFSET:] = final
+    out[ROLL_OFFSET:] = final  # a five-dice keep rolls nothing
+    for size in range(NUM_DICE - 1, -1, -1):
+        grown = ADD_ONE_DIE[size]
+        block = out[LEVEL_SLICES[size]]
+        # take() without out= is the fast path: with out= numpy's take is 2x slower here.
+        np.add(out.take(grown[:, 0], axis=0), out.take(grown[:, 1], axis=0), out=block)
+        for f in range(2, FACES):
+            block += out.take(grown[:, f], axis=0)
+        block *= 1 / FACES
     return out
 
 
@@ -148,8 +181,9 @@ def best_keep_inplace(values: np.ndarray) -> np.ndarray:
     Row ROLL_OFFSET + r then holds the value of roll r when the player picks the best keep.
     """
     for size in range(1, NUM_DICE + 1):
-        block = values[LEVEL_SLICES[size]]
-        children = LEVEL_CHILDREN[size]
-        for j in range(children.shape[1]):
-            np.maximum(block, values[children[:, j]], out=block)
+        level = values[LEVEL_SLICES[size]]
+        children, prefix = LEVEL_CHILDREN[size - 1]
+        for j, rows in enumerate(prefix):
+            head = level[:rows]
+            np.maximum(head, values.take(children[:rows, j], axis=0), out=head)
     return values[ROLL_OFFSET:]

@@ -1,0 +1,51 @@
+"""``manage.py solve``: build the optimal-strategy table(s) ahead of time."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from tqdm import tqdm
+
+from games.rules import Scorecard
+from games.strategy import build, table_path
+from games.strategy.solver import count_states
+
+VARIANTS = {"official": True, "no-multiple": False}
+
+
+class Command(BaseCommand):
+    """Solve Yahtzee exactly and write the table to the strategy cache directory."""
+
+    help = (
+        "Solve solitaire Yahtzee exactly and save the strategy table(s) to the cache directory "
+        "($YAHTZEE_STRATEGY_DIR, default ~/.cache/yahtzee-strategy)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        """--variant: which rules to solve; --dir: where to write."""
+        parser.add_argument(
+            "--variant",
+            choices=["both", *VARIANTS],
+            default="both",
+            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither "
+            "(default: both)",
+        )
+        parser.add_argument("--dir", default=None, help="cache directory to write to")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        """Build each requested variant with a progress bar and report its value and time."""
+        names = list(VARIANTS) if options["variant"] == "both" else [options["variant"]]
+        for name in names:
+            multiple = VARIANTS[name]
+            self.stdout.write(f"Solving the {name} rules…")
+            started = time.perf_counter()
+            with tqdm(total=count_states(multiple), unit="state", unit_scale=True) as bar:
+                advisor = build(multiple, options["dir"], progress=bar)
+            elapsed = time.perf_counter() - started
+            value = advisor.expected_total(Scorecard(multiple_yahtzees=multiple))
+            self.stdout.write(f"Expected score of a new game: {value:.4f}")
+            self.stdout.write(
+                f"Built in {elapsed:.1f} s; table at {table_path(multiple, options['dir'])}"
+            )

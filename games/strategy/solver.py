@@ -1,0 +1,436 @@
+"""Exact dynamic programming for solitaire Yahtzee: the table of between-turn values.
+
+State space
+-----------
+Between two turns, all that matters for the rest of the game is
+
+* ``mask``: which of the 13 boxes are filled (bit i = ``CATEGORIES[i]``), 2**13 values;
+* ``u``: the upper subtotal capped at 63 (beyond 63 the bonus is earned and nothing changes);
+* ``y``: 1 if the Yahtzee box holds 50 (so every further Yahtzee earns 100), else 0.
+
+``V[mask, u, y]`` is the expected number of points still to come (boxes, the 35-point upper bonus
+when the subtotal crosses 63, 100-point Yahtzee bonuses) under optimal play. The final card has 13
+boxes filled and ``V = 0``; the value of a new game is ``V[0, 0, 0]``.
+
+The recursion inside one turn
+-----------------------------
+A turn is three rolls with two keeps in between. Working backwards from the end of the turn:
+
+1. ``S0[r]``: the dice show roll r and no reroll is left: the best legal box (forced joker
+   applied) of points + bonuses + ``V`` of the state that filling it leads to.
+2. ``E1[k] = sum_r P(k -> r) S0[r]``: keep k with one reroll to make (``TRANSITION`` product,
+   P(k -> r) the chance that rerolling the dice not in k gives r).
+3. ``F1[r] = max over sub-multisets k of r of E1[k]``: the best keep, via the keep lattice
+   ``F(m) = max(E(m), max_d F(m - d))`` rather than a 252 x 32 gather.
+4. ``E2 = TRANSITION @ F1``, ``F2`` likewise, and ``V = sum_r P(r) F2[r]`` for the first roll.
+
+Keeping all five dice equals scoring now, so "score early" needs no separate case.
+
+Vectorisation
+-------------
+States are solved layer by layer (12 filled boxes, then 11, ...), since a turn fills exactly one
+box and so only reads the layer above. Within a layer the states are stacked as columns of
+arrays shaped (rolls or keeps, states), so that every step moves whole contiguous rows:
+
+* scoring runs per mask, for all its ``(u, y)`` at once (``score_values``);
+* the keep steps run on chunks of ~768 columns: ``E = TRANSITION @ S`` is computed by rolling
+  the missing dice one at a time (``dice.keep_values``: the same product, factored through the
+  sparsity of the 462 x 252 matrix), then the lattice maximum (``dice.best_keep_inplace``);
+* the chunks of a layer are independent, so two threads share them (numpy releases the GIL).
+
+Two shortcuts keep it exact: for a given mask, every ``u`` from which the bonus is out of reach
+has the same value as ``u = 63`` (no bonus is left to win either way), so only one of them is
+solved; and ``y`` only exists once the Yahtzee box is filled. That leaves 591,358 states to
+solve (394,239 without the Yahtzee bonus). The result is still a dense ``(8192, 64, 2)`` table,
+correct for every ``(mask, u, y)``, even for cards no real game reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from games.rules import (
+    CATEGORIES,
+    LOWER,
+    UPPER,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    box_score,
+    joker_score,
+)
+from games.strategy.dice import (
+    NUM_KEEPS,
+    NUM_ROLLS,
+    ROLL_PROBS,
+    ROLLS,
+    SUB_KEEPS_PADDED,
+    TRANSITION,
+    best_keep_inplace,
+    keep_values,
+)
+
+NUM_BOXES = len(CATEGORIES)
+"""13 boxes, so 13 turns."""
+NUM_MASKS = 1 << NUM_BOXES
+"""Number of filled-box masks (8192)."""
+FULL_MASK = NUM_MASKS - 1
+"""The mask of a full card."""
+U_CAP = UPPER_BONUS_THRESHOLD
+"""The upper subtotal is tracked up to 63, where the bonus is won."""
+NUM_U = U_CAP + 1
+"""Upper subtotal values 0..63."""
+TABLE_SHAPE = (NUM_MASKS, NUM_U, 2)
+"""Shape of the table: (mask, capped upper subtotal, Yahtzee box holds 50)."""
+YAHTZEE = CATEGORIES.index("yahtzee")
+"""Index of the Yahtzee box."""
+YAHTZEE_BIT = 1 << YAHTZEE
+"""Mask bit of the Yahtzee box."""
+NUM_UPPER = len(UPPER)
+"""The first six boxes are the upper section (box i counts face i + 1)."""
+
+# Score tables, all taken from games.rules so the project has one definition of every box.
+BOX_POINTS = np.array([[box_score(box, roll) for roll in ROLLS] for box in CATEGORIES], dtype=float)
+"""(13, 252): plain points of every roll in every box."""
+
+YAHTZEE_ROLLS = np.array([ROLLS.index((f,) * 5) for f in range(1, 7)])
+"""Roll index of the five-of-a-kind of each face 1..6."""
+
+IS_YAHTZEE_ROLL = np.zeros(NUM_ROLLS, dtype=bool)
+IS_YAHTZEE_ROLL[YAHTZEE_ROLLS] = True
+"""(252,): True for the six five-of-a-kind rolls."""
+
+JOKER_POINTS = np.array(
+    [
+        [
+            joker_score(box, (f,) * 5) if box in LOWER else box_score(box, (f,) * 5)
+            for f in range(1, 7)
+        ]
+        for box in CATEGORIES
+    ],
+    dtype=float,
+)
+"""(13, 6): points of a Yahtzee of face f played as a joker in each box (upper: plain points)."""
+
+
+def _upper_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per upper box: face count of every roll, and the points of each count 0..5."""
+    counts = np.array([[roll.count(i + 1) for roll in ROLLS] for i in range(NUM_UPPER)])
+    points = np.zeros((NUM_UPPER, 6), dtype=np.int64)
+    for i in range(NUM_UPPER):
+        for r in range(NUM_ROLLS):
+            points[i, counts[i, r]] = BOX_POINTS[i, r]
+    return counts, points
+
+
+FACE_COUNTS, UPPER_POINTS = _upper_tables()
+"""FACE_COUNTS (6, 252): count of face i+1 in each roll; UPPER_POINTS (6, 6): points per count."""
+
+MAX_UPPER_POINTS = UPPER_POINTS.max(axis=1)
+"""(6,): the most each upper box can score (five of its face)."""
+
+
+def max_upper_to_come(mask: int) -> float:
+    """Most upper points the open upper boxes of ``mask`` can still add."""
+    return float(sum(MAX_UPPER_POINTS[i] for i in range(NUM_UPPER) if not mask >> i & 1))
+
+
+def open_boxes(mask: int) -> list[int]:
+    """Indices of the open boxes of ``mask``."""
+    return [c for c in range(NUM_BOXES) if not mask >> c & 1]
+
+
+class _MaskPlan(NamedTuple):
+    """What scoring needs to know about a mask's open boxes (small arrays, cached per mask)."""
+
+    boxes: np.ndarray  # open boxes, upper ones first
+    upper: np.ndarray  # open upper boxes (= faces - 1)
+    lower: np.ndarray  # open lower boxes
+    upper_next: np.ndarray  # (k, 1, 1): mask after filling each open upper box
+    lower_next: np.ndarray  # (len(lower), 1): mask after filling each open lower box
+    yahtzee_row: int | None  # position of the open Yahtzee box in ``lower``
+    joker_illegal: np.ndarray  # (open boxes, 6): where a Yahtzee of each face may not go
+
+
+@cache
+def _plan(mask: int) -> _MaskPlan:
+    boxes = np.array(open_boxes(mask), dtype=np.intp)
+    if not len(boxes):
+        raise ValueError("a full card has no turn left")
+    upper = boxes[boxes < NUM_UPPER]
+    lower = boxes[boxes >= NUM_UPPER]
+    # The forced joker rule, used once the Yahtzee box is filled (see _apply_forced_joker).
+    legal = np.zeros((len(boxes), 6), dtype=bool)
+    for f in range(6):
+        if f in upper.tolist():  # its own upper box is open: it must go there
+            legal[upper.tolist().index(f), f] = True
+        elif len(lower):  # else any open lower box, fixed boxes scoring in full
+            legal[len(upper) :, f] = True
+        else:  # else a zero in any open upper box
+            legal[: len(upper), f] = True
+    rows = lower.tolist()
+    return _MaskPlan(
+        boxes=boxes,
+        upper=upper,
+        lower=lower,
+        upper_next=(mask | 1 << upper)[:, None, None],
+        lower_next=(mask | 1 << lower)[:, None],
+        yahtzee_row=rows.index(YAHTZEE) if YAHTZEE in rows else None,
+        joker_illegal=~legal,
+    )
+
+
+def score_values(
+    mask: int,
+    us: np.ndarray,
+    ys: np.ndarray,
+    table: np.ndarray,
+    multiple_yahtzees: bool,
+    out: np.ndarray | None = None,
+    best_box: np.ndarray | None = None,
+) -> np.ndarray:
+    """Value (252, n) of ending the turn on each roll for the states ``(mask, us[j], ys[j])``.
+
+    The value of a roll is the best, over the boxes it may legally go in, of points + upper bonus
+    (when this fill crosses 63) + Yahtzee bonus + ``table`` of the state it leads to. When
+    ``best_box`` (252, n) is given it receives the index of that box. This is the only place the
+    engine encodes the forced joker rule; tests cross-check it against ``Scorecard.options``.
+    """
+    n = len(us)
+    if out is None:
+        out = np.empty((NUM_ROLLS, n))
+    plan = _plan(mask)
+    upper, lower = plan.upper, plan.lower
+    k = len(upper)
+    # gains[i][b, r, j]: value of putting roll r in open box b of group i, for state j.
+    gains: list[np.ndarray] = []
+    by_count = np.empty((k, 6, n))
+    if k:
+        # An upper box scores by its face count (0-5), so value the 6 counts, then spread.
+        points = UPPER_POINTS[upper][:, :, None]  # (k, 6, 1)
+        raw = us + points  # (k, 6, n): subtotal after the fill
+        crosses = (us < U_CAP) & (raw >= U_CAP)
+        after = table[plan.upper_next, np.minimum(raw, U_CAP), ys]
+        np.add(points + np.where(crosses, UPPER_BONUS, 0), after, out=by_count)
+        spread = (np.arange(k)[:, None] * 6 + FACE_COUNTS[upper]).reshape(-1)
+        gains.append(by_count.reshape(k * 6, n).take(spread, axis=0).reshape(k, NUM_ROLLS, n))
+    stay = table[plan.lower_next, us, ys]  # (len(lower), n): next state's value
+    if len(lower):
+        gains.append(BOX_POINTS[lower][:, :, None] + stay[:, None, :])
+        if multiple_yahtzees and plan.yahtzee_row is not None:
+            # Scoring 50 in the Yahtzee box switches the Yahtzee bonus on for the rest of the game.
+            after_50 = table[mask | YAHTZEE_BIT, us, 1]
+            gains[-1][plan.yahtzee_row, YAHTZEE_ROLLS] = YAHTZEE_POINTS + after_50
+    if best_box is not None:
+        stacked = np.concatenate(gains)
+        np.max(stacked, axis=0, out=out)
+        # The first box reaching the maximum (argmax over a bool array beats a float argmax).
+        best_box[:] = plan.boxes[(stacked == out).argmax(axis=0)]
+    else:
+        np.max(gains[0], axis=0, out=out)
+        for more in gains[1:]:
+            np.maximum(out, more.max(axis=0), out=out)
+    if multiple_yahtzees and mask & YAHTZEE_BIT:
+        _apply_forced_joker(out, best_box, ys, plan, by_count, stay)
+    return out
+
+
+def _apply_forced_joker(
+    out: np.ndarray,
+    best_box: np.ndarray | None,
+    ys: np.ndarray,
+    plan: _MaskPlan,
+    by_count: np.ndarray,
+    stay: np.ndarray,
+) -> None:
+    """Overwrite the six Yahtzee rolls by the forced joker rule (Yahtzee box already filled)."""
+    k = len(plan.upper)
+    # candidates[i, f, j]: value of a Yahtzee of face f+1 put in open box i as a joker.
+    candidates = np.empty((len(plan.boxes), 6, len(ys)))
+    # Upper boxes: the five dice count in their own box, and a Yahtzee scores 0 in the others.
+    candidates[:k] = by_count[:, None, 0, :]
+    candidates[np.arange(k), plan.upper] = by_count[:, 5]
+    # Lower boxes: joker points (full house, straights in full), the state stays the same.
+    np.add(JOKER_POINTS[plan.lower][:, :, None], stay[:, None, :], out=candidates[k:])
+    candidates[plan.joker_illegal] = -np.inf
+    out[YAHTZEE_ROLLS] = candidates.max(axis=0) + YAHTZEE_BONUS * ys
+    if best_box is not None:
+        best_box[YAHTZEE_ROLLS] = plan.boxes[candidates.argmax(axis=0)]
+
+
+@cache
+def state_columns(mask: int, multiple_yahtzees: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(u, y)`` states of ``mask`` that the solver computes (the others are copies)."""
+    to_come = max_upper_to_come(mask)
+    u_values = [u for u in range(U_CAP) if u + to_come >= U_CAP] + [U_CAP]
+    y_values = [0, 1] if multiple_yahtzees and mask & YAHTZEE_BIT else [0]
+    us = np.array([u for _ in y_values for u in u_values], dtype=np.intp)
+    ys = np.array([y for y in y_values for _ in u_values], dtype=np.intp)
+    return us, ys
+
+
+def _fill_copies(table: np.ndarray, mask: int, multiple_yahtzees: bool) -> None:
+    """Copy solved values to the equivalent states that were not solved."""
+    to_come = max_upper_to_come(mask)
+    hopeless = [u for u in range(U_CAP) if u + to_come < U_CAP]
+    if hopeless:  # the bonus is out of reach: same future as when it is already won
+        table[mask, hopeless, :] = table[mask, U_CAP, :][None, :]
+    if not (multiple_yahtzees and mask & YAHTZEE_BIT):
+        table[mask, :, 1] = table[mask, :, 0]
+
+
+def turn_start_values(final: np.ndarray) -> np.ndarray:
+    """Values (n,) at the start of a turn from the end-of-turn roll values ``final`` (252, n).
+
+    Two rounds of keep values + lattice maxima, then the mean over the first roll.
+    """
+    work = np.empty((NUM_KEEPS, final.shape[1]))
+    rolls = final
+    for _ in range(2):
+        keep_values(rolls, out=work)
+        rolls = best_keep_inplace(work).copy()
+    return ROLL_PROBS @ rolls
+
+
+_SMALL_BATCH = 8
+
+
+def turn_arrays(
+    masks: np.ndarray,
+    us: np.ndarray,
+    ys: np.ndarray,
+    table: np.ndarray,
+    multiple_yahtzees: bool,
+    with_best_box: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Within-turn arrays of many states at once, for advice and simulation.
+
+    Returns ``(S0, E1, E2, best_box)``: S0 (252, n) value of each final roll, E1 and E2 (462, n)
+    value of each keep with one or two rerolls to make, best_box (252, n) the box S0 scores (or
+    None). Values are points still to come, as in the table.
+    """
+    masks = np.asarray(masks, dtype=np.int64)
+    us = np.asarray(us, dtype=np.intp)
+    ys = np.asarray(ys, dtype=np.intp)
+    n = len(masks)
+    s0 = np.empty((NUM_ROLLS, n))
+    best = np.empty((NUM_ROLLS, n), dtype=np.int8) if with_best_box else None
+    # Group the states by mask: score_values handles one mask's states at a time.
+    order = np.argsort(masks, kind="stable")
+    sorted_masks = masks[order].tolist()
+    cuts = [i for i in range(1, n) if sorted_masks[i] != sorted_masks[i - 1]]
+    for a, b in zip([0, *cuts], [*cuts, n], strict=True):
+        cols = order[a:b]
+        group_best = np.empty((NUM_ROLLS, b - a), dtype=np.int8) if best is not None else None
+        s0[:, cols] = score_values(
+            sorted_masks[a], us[cols], ys[cols], table, multiple_yahtzees, best_box=group_best
+        )
+        if best is not None:
+            best[:, cols] = group_best
+    if n <= _SMALL_BATCH:
+        # A handful of states (one advice request): numpy's per-call cost dominates, so use the
+        # dense product and a one-shot gather over each roll's sub-keeps instead of the levels.
+        e1 = TRANSITION @ s0
+        e2 = TRANSITION @ e1[SUB_KEEPS_PADDED].max(axis=1)
+    else:
+        e1 = keep_values(s0)
+        e2 = keep_values(best_keep_inplace(e1.copy()))
+    return s0, e1, e2, best
+
+
+ProgressCallback = Callable[[int, int], object]
+"""A progress callback: ``(states_done, states_total)``."""
+
+
+def _report(progress: object, done: int, total: int, step: int) -> None:
+    """Tell a tqdm-like object (``update``) or a callback ``(done, total)`` about progress."""
+    if progress is None:
+        return
+    update = getattr(progress, "update", None)
+    if update is not None:
+        update(step)
+    else:
+        progress(done, total)  # type: ignore[operator]
+
+
+def _layers(min_filled: int) -> Iterable[list[int]]:
+    by_filled: list[list[int]] = [[] for _ in range(NUM_BOXES + 1)]
+    for mask in range(NUM_MASKS):
+        by_filled[mask.bit_count()].append(mask)
+    for filled in range(NUM_BOXES - 1, min_filled - 1, -1):
+        yield by_filled[filled]
+
+
+def count_states(multiple_yahtzees: bool = True, min_filled: int = 0) -> int:
+    """How many states ``solve`` computes (its progress total)."""
+    return sum(
+        len(state_columns(m, multiple_yahtzees)[0]) for layer in _layers(min_filled) for m in layer
+    )
+
+
+def _chunks(layer: list[int], multiple_yahtzees: bool, chunk: int) -> list[list[int]]:
+    """Split a layer's masks into groups of at most ``chunk`` solved states (one mask at least)."""
+    groups: list[list[int]] = [[]]
+    used = 0
+    for mask in layer:
+        size = len(state_columns(mask, multiple_yahtzees)[0])
+        if used + size > chunk and groups[-1]:
+            groups.append([])
+            used = 0
+        groups[-1].append(mask)
+        used += size
+    return groups
+
+
+def _solve_masks(table: np.ndarray, masks: list[int], multiple_yahtzees: bool) -> int:
+    """Solve every state of ``masks`` (all in one layer) into ``table``; return how many."""
+    columns = [state_columns(mask, multiple_yahtzees) for mask in masks]
+    final = np.empty((NUM_ROLLS, sum(len(us) for us, _ in columns)))
+    start = 0
+    for mask, (us, ys) in zip(masks, columns, strict=True):
+        score_values(mask, us, ys, table, multiple_yahtzees, out=final[:, start : start + len(us)])
+        start += len(us)
+    values = turn_start_values(final)
+    start = 0
+    for mask, (us, ys) in zip(masks, columns, strict=True):
+        table[mask, us, ys] = values[start : start + len(us)]
+        _fill_copies(table, mask, multiple_yahtzees)
+        start += len(us)
+    return start
+
+
+def solve(
+    multiple_yahtzees: bool = True,
+    progress: object = None,
+    min_filled: int = 0,
+    chunk: int = 768,
+    workers: int = 2,
+) -> np.ndarray:
+    """Solve the game exactly and return the ``(8192, 64, 2)`` float64 table of future points.
+
+    ``progress`` is a tqdm-like object (its ``update(n)`` is called with the states just solved)
+    or a callable ``(done, total)``. ``min_filled`` > 0 stops early: then only states with at least
+    that many filled boxes are solved (enough for endgame tests), the rest stay 0. ``workers``
+    threads share a layer (numpy releases the GIL inside its loops and matrix products).
+    """
+    table = np.zeros(TABLE_SHAPE)
+    total = count_states(multiple_yahtzees, min_filled) if progress is not None else 0
+    done = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for layer in _layers(min_filled):
+            # A layer only reads the layer above, so its chunks are independent of each other.
+            tasks = [
+                pool.submit(_solve_masks, table, masks, multiple_yahtzees)
+                for masks in _chunks(layer, multiple_yahtzees, chunk)
+            ]
+            for task in tasks:
+                solved = task.result()
+                done += solved
+                _report(progress, done, total, solved)
+    return table
