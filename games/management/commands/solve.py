@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from games.rules import Scorecard
-from games.strategy import build, table_path
+from games.strategy import build, table_exists, table_path
 from games.strategy.solver import count_states
 
 VARIANTS = {"official": True, "no-multiple": False}
@@ -33,12 +33,22 @@ class Command(BaseCommand):
             "(default: both)",
         )
         parser.add_argument("--dir", default=None, help="cache directory to write to")
+        parser.add_argument(
+            "--if-missing",
+            action="store_true",
+            help="only build the variants whose table is not there yet (what serving runs)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Build each requested variant with a progress bar and report its value and time."""
         names = list(VARIANTS) if options["variant"] == "both" else [options["variant"]]
         for name in names:
             multiple = VARIANTS[name]
+            if options["if_missing"] and table_exists(multiple, options["dir"]):
+                self.stdout.write(
+                    f"The {name} table is ready at {table_path(multiple, options['dir'])}"
+                )
+                continue
             self.stdout.write(f"Solving the {name} rules…")
             started = time.perf_counter()
             with tqdm(total=count_states(multiple), unit="state", unit_scale=True) as bar:
