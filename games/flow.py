@@ -22,7 +22,7 @@ from typing import Any
 from games.rules import NUM_DICE, IllegalMove, Scorecard, check_box
 
 ROLLS_PER_TURN = 3
-ACTIONS = ("roll", "hold", "score")
+ACTIONS = ("roll", "hold", "score", "forfeit", "end")
 
 
 def _(message: str) -> str:
@@ -75,6 +75,10 @@ class GameState:
     cards: tuple[Scorecard, ...]
     current: int = 0
     turn: Turn = field(default_factory=Turn)
+    # Seats that left an online game for good: their turns are skipped, their result is a forfeit.
+    forfeited: frozenset[int] = frozenset()
+    # True when the players still there ended the game early.
+    ended: bool = False
 
     @classmethod
     def new(cls, seats: int = 1, *, multiple_yahtzees: bool = True) -> GameState:
@@ -83,8 +87,10 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        """True once every card is full."""
-        return all(card.is_full for card in self.cards)
+        """True once every card still in play is full, or the game was ended."""
+        return self.ended or all(
+            card.is_full for seat, card in enumerate(self.cards) if seat not in self.forfeited
+        )
 
     @property
     def round(self) -> int:
@@ -101,9 +107,12 @@ class GameState:
         """Return the state after ``seat`` does ``kind`` ("roll", "hold" or "score").
 
         Payloads: roll ``{"dice": five faces after the roll}`` (held dice unchanged),
-        hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``.
+        hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``; "forfeit" and "end"
+        ``{"seat": absent seat}`` (see ``leave``).
         Raise IllegalMove, changing nothing, when the move is not allowed now.
         """
+        if kind in ("forfeit", "end"):
+            return self.leave(seat, payload.get("seat"), end=kind == "end")
         if self.finished:
             raise IllegalMove(_("The game is over."))
         if seat != self.current:
@@ -115,6 +124,35 @@ class GameState:
         if kind == "score":
             return self._score(payload.get("box"))
         raise IllegalMove(_("Unknown action."))
+
+    def leave(self, seat: int, absent: Any, *, end: bool = False) -> GameState:
+        """``seat`` lets the game go on without ``absent`` (a forfeit), or ends it (``end``).
+
+        Any seat still in the game may do this for another; the service checks the grace period.
+        """
+        if self.finished:
+            raise IllegalMove(_("The game is over."))
+        if seat in self.forfeited or not 0 <= seat < len(self.cards):
+            raise IllegalMove(_("You are no longer in this game."))
+        if not isinstance(absent, int) or not 0 <= absent < len(self.cards) or absent == seat:
+            raise IllegalMove(_("There is no such player to leave out."))
+        if absent in self.forfeited:
+            raise IllegalMove(_("That player has already left."))
+        forfeited = self.forfeited | {absent}
+        if end:
+            return replace(self, forfeited=forfeited, ended=True)
+        state = replace(self, forfeited=forfeited)
+        if absent == self.current:
+            state = replace(state, current=state._next_seat(absent), turn=Turn())
+        return state
+
+    def _next_seat(self, after: int) -> int:
+        """The next seat after ``after`` that is still in the game."""
+        for step in range(1, len(self.cards) + 1):
+            seat = (after + step) % len(self.cards)
+            if seat not in self.forfeited:
+                return seat
+        return after
 
     def _roll(self, dice: Any) -> GameState:
         turn = self.turn
@@ -153,7 +191,7 @@ class GameState:
             raise IllegalMove(_("Roll the dice first, then choose a box."))
         card = self.cards[self.current].fill(box, self.turn.dice)
         cards = self.cards[: self.current] + (card,) + self.cards[self.current + 1 :]
-        return replace(self, cards=cards, current=(self.current + 1) % len(cards), turn=Turn())
+        return replace(self, cards=cards, current=self._next_seat(self.current), turn=Turn())
 
 
 def replay(

@@ -70,6 +70,8 @@ class Game(models.Model):
     # from a stale page or a double click is refused instead of applied twice.
     step = models.PositiveIntegerField(default=0)
     log_length = models.PositiveIntegerField(default=0)
+    forfeited = models.JSONField(default=list)
+    ended = models.BooleanField(default=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -92,7 +94,13 @@ class Game(models.Model):
         """The stored snapshot as a rules-level GameState."""
         cards = tuple(seat.card() for seat in self.ordered_seats())
         turn = Turn(dice=tuple(self.dice), held=tuple(self.held), rolls=self.rolls)
-        return GameState(cards=cards, current=self.current_seat, turn=turn)
+        return GameState(
+            cards=cards,
+            current=self.current_seat,
+            turn=turn,
+            forfeited=frozenset(self.forfeited),
+            ended=self.ended,
+        )
 
     def store(self, state: GameState) -> list[Seat]:
         """Copy a GameState into this row and its seats; return the seats for the caller to save."""
@@ -100,6 +108,8 @@ class Game(models.Model):
         self.dice = list(state.turn.dice)
         self.held = list(state.turn.held)
         self.rolls = state.turn.rolls
+        self.forfeited = sorted(state.forfeited)
+        self.ended = state.ended
         self.status = self.Status.FINISHED if state.finished else self.Status.PLAYING
         seats = self.ordered_seats()
         for seat, card in zip(seats, state.cards, strict=True):
@@ -126,6 +136,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, blank=True)
     scores = models.JSONField(default=empty_scores)
     yahtzee_bonus = models.PositiveIntegerField(default=0)
+    # Online games: until when the player's game page counts as open (kept fresh by its socket).
+    present_until = models.DateTimeField(null=True, blank=True)
+    connections = models.IntegerField(default=0)  # open game pages of this seat
 
     class Meta:
         constraints = [

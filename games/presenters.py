@@ -6,8 +6,10 @@ Kept apart from the views so that pages, fragments and (later) pushed updates sh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
@@ -24,6 +26,7 @@ from games.rules import (
     Scorecard,
     box_score,
 )
+from games.services import away_deadline
 from games.strategy import odds
 
 
@@ -65,6 +68,17 @@ class Player:
     is_current: bool
     is_me: bool
     bot: str
+    presence: str = ""  # online games: "online", "away" or "left"
+    deadline: datetime | None = None  # when an away player's grace period ends
+    can_leave_out: bool = False  # the viewer may now go on without this player
+
+    @property
+    def grace_left(self) -> str:
+        """What is left of an away player's grace period, as m:ss."""
+        if self.deadline is None:
+            return ""
+        seconds = max(0, int((self.deadline - timezone.now()).total_seconds()))
+        return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 @dataclass(frozen=True)
@@ -168,6 +182,7 @@ def game_context(
     if select not in options:
         select = None
     solo = len(seats) == 1
+    online = game.mode == Game.Mode.ONLINE
     players = [
         Player(
             s.position,
@@ -176,6 +191,7 @@ def game_context(
             s.position == state.current and not state.finished,
             bool(visitor) and s.visitor == visitor,
             s.bot,
+            **(presence(game, s, state, seat) if online else {}),
         )
         for s in seats
     ]
@@ -217,6 +233,9 @@ def game_context(
         "news": [] if error else news,
         "next_at": at + 1 if replaying else None,
         "coach": coach_allowed(game) and can_play,
+        "live": online or seat is None,
+        "now": timezone.now(),
+        "rematch": rematch_offer(game, seat) if online and state.finished else None,
         "hint": hint_lines(game, state) if hint and can_play and state.turn.dice else None,
         "hint_asked": hint,
         "odds": odds_lines(state) if coach_allowed(game) and can_play else [],
@@ -271,6 +290,33 @@ def pause_ms(kind: str) -> int:
     return round(STEP_PAUSE_MS.get(kind, 600) / settings.PLAYBACK_SPEED)
 
 
+def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
+    """An online seat's presence: here, away (with its grace deadline) or gone for good."""
+    if seat.position in state.forfeited:
+        return {"presence": "left"}
+    deadline = away_deadline(game, seat)
+    if deadline is None:
+        return {"presence": "online"}
+    can_leave_out = (
+        viewer is not None
+        and viewer.position != seat.position
+        and viewer.position not in state.forfeited
+        and not state.finished
+    )
+    return {"presence": "away", "deadline": deadline, "can_leave_out": can_leave_out}
+
+
+def rematch_offer(game: Game, viewer: Seat | None) -> dict:
+    """Who has asked for a rematch of a finished online game, and whether the viewer has."""
+    table = getattr(game, "rematch", None)
+    if table is None:
+        return {"asked": [], "mine": False, "game_id": None}
+    names = [seat.player.name for seat in table.seats.select_related("player")]
+    visitors = set(table.seats.values_list("player__visitor", flat=True))
+    mine = viewer is not None and viewer.visitor in visitors
+    return {"asked": names, "mine": mine, "game_id": table.game_id}
+
+
 def coach_allowed(game: Game) -> bool:
     """Hints and odds help in practice games; online games against people go without."""
     return game.mode != Game.Mode.ONLINE
@@ -310,6 +356,11 @@ def describe(action: Action, state, seats: list[Seat], me: Seat | None) -> str:
         if action.payload["held"]:
             return gettext("Die %(number)s held.") % {"number": number}
         return gettext("Die %(number)s released.") % {"number": number}
+    if action.kind in ("forfeit", "end"):
+        values = {"name": seat_name(actor), "absent": seat_name(seats[action.payload["seat"]])}
+        if action.kind == "end":
+            return gettext("%(name)s ended the game; %(absent)s forfeits.") % values
+        return gettext("%(name)s goes on without %(absent)s, who forfeits.") % values
     points = action.payload.get("points", 0)
     values = {"points": points, "box": label(action.payload["box"]), "name": name}
     if name:
@@ -330,13 +381,16 @@ def describe(action: Action, state, seats: list[Seat], me: Seat | None) -> str:
 
 
 def ranking(players: list[Player]) -> list[dict]:
-    """Final places, best total first; equal totals share a place (1, 1, 3)."""
-    ordered = sorted(players, key=lambda p: -p.card.total)
+    """Final places, best total first; equal totals share a place (1, 1, 3); forfeits last."""
+    ordered = sorted(players, key=lambda p: (p.presence == "left", -p.card.total))
     places = []
     for index, player in enumerate(ordered):
-        tied = index and player.card.total == ordered[index - 1].card.total
+        forfeit = player.presence == "left"
+        previous = ordered[index - 1] if index else None
+        tied = previous is not None and not forfeit and player.card.total == previous.card.total
         place = places[-1]["place"] if tied else index + 1
-        places.append({"place": place, "player": player, "total": player.card.total})
+        entry = {"place": place, "player": player, "total": player.card.total, "forfeit": forfeit}
+        places.append(entry)
     return places
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games import advice
 from games.flow import Turn, _
@@ -86,6 +89,55 @@ def start_game(
     return game
 
 
+def start_online_game(players: list) -> Game:
+    """An online game for these players (lobby Players), in order; multiple Yahtzees always on."""
+    with transaction.atomic():
+        game = Game.objects.create(mode=Game.Mode.ONLINE, multiple_yahtzees=True)
+        Seat.objects.bulk_create(
+            Seat(game=game, position=i, name=p.name, visitor=p.visitor)
+            for i, p in enumerate(players)
+        )
+    return game
+
+
+def away_deadline(game: Game, seat: Seat) -> datetime | None:
+    """When the grace period of an absent seat runs out (None while its page is open)."""
+    now = timezone.now()
+    if seat.present_until is not None and seat.present_until > now:
+        return None
+    away_since = seat.present_until or game.created_at
+    return away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS)
+
+
+def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = False) -> Game:
+    """Go on without an absent seat (a forfeit), or end the game, once its grace period is over."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(_("There is no such game."))
+        seat = game.seat_of(visitor)
+        if seat is None or game.mode != Game.Mode.ONLINE:
+            raise NotYourGame(NOT_YOURS)
+        seats = game.ordered_seats()
+        if not isinstance(absent, int) or not 0 <= absent < len(seats):
+            raise IllegalMove(_("There is no such player to leave out."))
+        deadline = away_deadline(game, seats[absent])
+        if deadline is None or deadline > timezone.now():
+            raise StaleAction(_("That player is still in the game, or may come back: wait."))
+        log = _Log(game)
+        log.record(seat.position, "end" if end else "forfeit", {"seat": absent})
+        log.save()
+    notify_game(game.id)
+    return game
+
+
+def notify_game(game_id: str) -> None:
+    """Tell every page open on this game (seats and watchers) that it changed, after commit."""
+    from games.consumers import game_changed
+
+    transaction.on_commit(lambda: game_changed(game_id))
+
+
 def perform(
     game_id: str,
     visitor: str | None,
@@ -118,6 +170,7 @@ def perform(
         log.record(seat.position, kind, _payload(kind, params, log.state.turn, roll))
         _play_computer_turns(log, roll)
         log.save()
+    notify_game(game.id)
     return game
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("game/<str:game_id>/", views.play, name="play"),
     path("game/<str:game_id>/sheet/", views.score_sheet, name="game_sheet"),
     path("game/<str:game_id>/again/", views.play_again, name="again"),
+    path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
     re_path(r"^game/(?P<game_id>[\w-]+)/(?P<kind>roll|hold|score)/$", views.act, name="act"),
 ]

@@ -106,7 +106,7 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         step = _int_or_none(request.POST.get("step"))
         game = services.perform(game_id, visitor_id(request), kind, params, step)
     except (services.ActionRefused, IllegalMove) as refusal:
-        return _refused(request, game_id, refusal)
+        return refused_page(request, game_id, refusal)
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
@@ -130,12 +130,24 @@ def _last_own_action(game: Game, request: HttpRequest) -> int:
 
 
 @require_POST
+def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Online: go on without a player whose grace period ran out, or end the game."""
+    try:
+        absent = _int_or_none(request.POST.get("seat"))
+        end = request.POST.get("end") == "1"
+        services.leave_out(game_id, visitor_id(request), absent, end=end)
+    except (services.ActionRefused, IllegalMove) as refusal:
+        return refused_page(request, game_id, refusal)
+    return HttpResponseRedirect(reverse("games:play", args=[game_id]))
+
+
+@require_POST
 def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     """A new game with the same seats and options as this one (for the people who played it)."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
     if game.seat_of(visitor) is None or game.mode == Game.Mode.ONLINE:
-        return _refused(request, game_id, services.NotYourGame(services.NOT_YOURS))
+        return refused_page(request, game_id, services.NotYourGame(services.NOT_YOURS))
     seats = game.ordered_seats()
     again = services.start_game(
         visitor,
@@ -208,9 +220,9 @@ def _int_or_none(value: str | None) -> int | None:
         return None
 
 
-def _refused(request: HttpRequest, game_id: str, refusal: Exception) -> HttpResponse:
+def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> HttpResponse:
     status = getattr(refusal, "status", 400)
-    error = _translate(refusal)
+    error = translate_refusal(refusal)
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return render(request, "games/not_found.html", {"error": error}, status=404)
@@ -220,7 +232,7 @@ def _refused(request: HttpRequest, game_id: str, refusal: Exception) -> HttpResp
     return render(request, "games/play.html", context, status=status)
 
 
-def _translate(refusal: Exception) -> str:
+def translate_refusal(refusal: Exception) -> str:
     """The refusal's message in the visitor's language."""
     template = getattr(refusal, "template", None)
     if template is None:

@@ -13,6 +13,14 @@ def _test_hosts(settings):
     settings.ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate-limit counters live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def strategy_tables():
     """The solved tables of both variants in the configured directory, built once if missing."""

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "games",
+    "lobby",
 ]
 
 MIDDLEWARE = [
@@ -127,6 +128,21 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Live updates: one process shares them in memory; several processes need Redis between them.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL]},
+    }
+    if REDIS_URL
+    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
+
+# Online games: how long a player whose page closed may stay away before the others may go on
+# without them (or end the game).
+AWAY_GRACE_SECONDS = int(os.environ.get("AWAY_GRACE_SECONDS", "120"))
 
 # How fast another player's moves are played back on screen (2 = twice as fast).
 PLAYBACK_SPEED = float(os.environ.get("PLAYBACK_SPEED", "1"))

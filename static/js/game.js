@@ -20,3 +20,26 @@ document.addEventListener("keydown", (event) => {
     button.click();
   }
 });
+
+// Online games: count down an away player's grace period; when it ends, show the buttons that
+// let the others go on without them (the server checks the time again when they are pressed).
+function tickDeadlines() {
+  const now = Date.now();
+  for (const element of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.round((Date.parse(element.dataset.deadline) - now) / 1000));
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    element.textContent = `${minutes}:${seconds}`;
+  }
+  for (const element of document.querySelectorAll("[data-after-deadline][hidden]")) {
+    if (Date.parse(element.dataset.afterDeadline) <= now) element.hidden = false;
+  }
+}
+setInterval(tickDeadlines, 1000);
+
+// A game started for this player (challenge accepted, table started, rematch): the server pushes
+// a link into #navigate; follow it.
+new MutationObserver(() => {
+  const link = document.querySelector("#navigate [data-navigate]");
+  if (link) window.location.assign(link.href);
+}).observe(document.documentElement, { childList: true, subtree: true });

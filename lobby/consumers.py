@@ -1,0 +1,100 @@
+"""Live lobby and table pages: who is online, challenges, seats at a table, "your game started"."""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games.consumers import HEARTBEAT_SECONDS, language_of
+from lobby import notify, presenters, services
+
+
+def render_lobby(visitor: str | None, language: str) -> str:
+    """The lobby's live parts for this visitor, as out-of-band swaps."""
+    with translation.override(language):
+        context = presenters.lobby_context(visitor) | {"oob": True}
+        return "".join(
+            render_to_string(f"lobby/lobby.html#{part}", context)
+            for part in ("online", "challenges")
+        )
+
+
+def render_table(code: str, visitor: str | None, language: str) -> str:
+    """A table's seats and start button for this visitor, as an out-of-band swap."""
+    with translation.override(language):
+        context = presenters.table_context(code, visitor)
+        if context is None:
+            return ""
+        return render_to_string("lobby/table.html#seats", context | {"oob": True})
+
+
+class PresenceConsumer(AsyncWebsocketConsumer):
+    """An open page of a player who is online: keeps them online, follows their games starting."""
+
+    groups_of_page: tuple[str, ...] = ()
+
+    async def connect(self) -> None:
+        session = self.scope.get("session")
+        self.visitor = await session.aget("visitor") if session is not None else None
+        self.language = language_of(self.scope)
+        self.joined = [*self.groups_of_page]
+        if self.visitor:
+            self.joined.append(notify.player_group(self.visitor))
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        if self.visitor and await database_sync_to_async(services.touch)(self.visitor):
+            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+        self.heartbeat = asyncio.create_task(self._keep_online())
+
+    async def disconnect(self, code: int) -> None:
+        self.heartbeat.cancel()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.visitor:
+            await database_sync_to_async(services.go_offline)(self.visitor)
+            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+
+    async def _keep_online(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            if self.visitor:
+                await database_sync_to_async(services.touch)(self.visitor)
+
+    async def navigate(self, event: dict) -> None:
+        html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
+        await self.send(text_data=html)
+
+    async def lobby_changed(self, event: dict) -> None:
+        """Lobby pages redraw; other pages ignore it."""
+
+    async def table_changed(self, event: dict) -> None:
+        """Table pages redraw; other pages ignore it."""
+
+
+class LobbyConsumer(PresenceConsumer):
+    """The lobby page."""
+
+    groups_of_page = (notify.LOBBY_GROUP,)
+
+    async def lobby_changed(self, event: dict) -> None:
+        html = await database_sync_to_async(render_lobby)(self.visitor, self.language)
+        await self.send(text_data=html)
+
+
+class TableConsumer(PresenceConsumer):
+    """A private table's page."""
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.groups_of_page = (notify.table_group(self.code),)
+        await super().connect()
+
+    async def table_changed(self, event: dict) -> None:
+        html = await database_sync_to_async(render_table)(self.code, self.visitor, self.language)
+        if html:
+            await self.send(text_data=html)

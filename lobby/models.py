@@ -1,0 +1,119 @@
+"""Who is online, challenges between them, and private tables joined by link or code."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game
+
+# A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
+ONLINE_WINDOW = timedelta(seconds=60)
+CHALLENGE_LIFETIME = timedelta(minutes=2)
+# No 0/O, 1/I/L: a code read aloud or typed on a phone should not be ambiguous.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_TABLE_SEATS = 6
+
+
+def new_table_code() -> str:
+    """A short code for a private table."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class PlayerQuerySet(models.QuerySet):
+    """Queries on players."""
+
+    def online(self) -> PlayerQuerySet:
+        """Players with a page open now, by name."""
+        return self.filter(online_until__gt=timezone.now()).order_by("name_key")
+
+
+class Player(models.Model):
+    """A browser that went online under a display name (no account: the session is the identity)."""
+
+    visitor = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=24)
+    name_key = models.CharField(max_length=24, db_index=True)  # casefolded, for uniqueness
+    online_until = models.DateTimeField(null=True, blank=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_online(self) -> bool:
+        """True while a page of this player's is open."""
+        return self.online_until is not None and self.online_until > timezone.now()
+
+
+class Challenge(models.Model):
+    """One player asks another for a game; it expires after CHALLENGE_LIFETIME."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sent")
+    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="received")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+
+    def __str__(self) -> str:
+        return f"{self.challenger} -> {self.challenged} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        """Pending and not expired."""
+        return self.status == self.Status.PENDING and self.expires_at > timezone.now()
+
+
+class Table(models.Model):
+    """A private table for 2-6 players, joined by its link or code; the host starts the game."""
+
+    code = models.CharField(max_length=8, unique=True, default=new_table_code)
+    host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted")
+    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    # Set for a rematch: the finished game whose players are invited; it starts once all accept.
+    rematch_of = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def started(self) -> bool:
+        """True once the game is under way."""
+        return self.game_id is not None
+
+
+class TableSeat(models.Model):
+    """A player who joined a table, in joining order."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="join_a_table_once")
+        ]
+        ordering = ["joined_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}"
+
+
+def expires_from_now() -> timezone.datetime:
+    """When a challenge made now expires."""
+    return timezone.now() + CHALLENGE_LIFETIME

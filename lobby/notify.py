@@ -1,0 +1,55 @@
+"""Messages to open lobby, table and game pages, sent once the change is committed."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.consumers import broadcast
+
+LOBBY_GROUP = "lobby"
+
+
+def player_group(visitor: str) -> str:
+    """The group of one browser's open lobby and table pages."""
+    return f"player-{visitor}"
+
+
+def table_group(code: str) -> str:
+    """The group of a private table's open pages."""
+    return f"table-{code}"
+
+
+def _send(group: str, message: dict) -> None:
+    transaction.on_commit(lambda: broadcast(group, message))
+
+
+def lobby_changed() -> None:
+    """Who is online changed: every lobby page redraws its list."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def players_changed(*visitors: str) -> None:
+    """These players' challenges changed: their lobby pages redraw them."""
+    for visitor in visitors:
+        _send(player_group(visitor), {"type": "lobby.changed"})
+
+
+def table_changed(code: str) -> None:
+    """A table's seats changed: its pages redraw them."""
+    _send(table_group(code), {"type": "table.changed"})
+
+
+def navigate(visitors: list[str], game, table: str | None = None) -> None:
+    """Send these players' open lobby/table pages to the game that just started."""
+    message = {"type": "navigate", "url": f"/game/{game.id}/"}
+    for visitor in visitors:
+        _send(player_group(visitor), message)
+    if table:
+        _send(table_group(table), message)
+
+
+def game_changed(game_id: str) -> None:
+    """A game's pages redraw (e.g. a rematch was offered)."""
+    from games.services import notify_game
+
+    notify_game(game_id)

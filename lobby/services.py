@@ -1,0 +1,238 @@
+"""Going online, challenges, private tables and rematches: checks, changes and notifications."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.flow import _
+from games.forms import clean_name
+from games.models import Game
+from games.services import ActionRefused, NotFound, StaleAction, start_online_game
+from lobby import notify
+from lobby.models import (
+    MAX_TABLE_SEATS,
+    ONLINE_WINDOW,
+    Challenge,
+    Player,
+    Table,
+    TableSeat,
+    expires_from_now,
+)
+
+# Challenges and joins a visitor may make per minute.
+RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10}
+
+
+class TooMany(ActionRefused):
+    """The visitor is sending requests too fast."""
+
+    status = 429
+
+
+class Forbidden(ActionRefused):
+    """Not this visitor's to do."""
+
+    status = 403
+
+
+def check_rate(visitor: str, action: str) -> None:
+    """Refuse when ``visitor`` did ``action`` more than its limit in the current minute."""
+    key = f"rate:{action}:{visitor}:{int(timezone.now().timestamp() // 60)}"
+    cache.add(key, 0, timeout=90)
+    if cache.incr(key) > RATE_LIMITS[action]:
+        raise TooMany(_("Too many requests: wait a minute and try again."))
+
+
+def player_of(visitor: str | None) -> Player | None:
+    """The online identity of this browser, if it chose a name."""
+    return Player.objects.filter(visitor=visitor).first() if visitor else None
+
+
+def go_online(visitor: str, raw_name: str) -> Player:
+    """Choose (or change) this browser's display name; names are unique among players online."""
+    check_rate(visitor, "name")
+    from django.core.exceptions import ValidationError
+
+    try:
+        name = clean_name(raw_name)
+    except ValidationError as error:
+        raise ActionRefused(str(error.messages[0])) from None
+    with transaction.atomic():
+        taken = Player.objects.online().filter(name_key=name.casefold()).exclude(visitor=visitor)
+        if taken.exists():
+            raise ActionRefused(_("Someone online is already called that: choose another name."))
+        player, _created = Player.objects.update_or_create(
+            visitor=visitor,
+            defaults={
+                "name": name,
+                "name_key": name.casefold(),
+                "online_until": timezone.now() + ONLINE_WINDOW,
+            },
+        )
+    notify.lobby_changed()
+    return player
+
+
+def touch(visitor: str) -> bool:
+    """Keep this browser online (a page of its is open); False if it has no name yet."""
+    updated = Player.objects.filter(visitor=visitor).update(
+        online_until=timezone.now() + ONLINE_WINDOW
+    )
+    return bool(updated)
+
+
+def go_offline(visitor: str) -> None:
+    """Its last page closed: the player leaves the list of who is online."""
+    Player.objects.filter(visitor=visitor).update(online_until=timezone.now())
+
+
+def _require_player(visitor: str | None) -> Player:
+    player = player_of(visitor)
+    if player is None:
+        raise Forbidden(_("Choose a name first."))
+    return player
+
+
+def challenge(visitor: str | None, opponent_id: int) -> Challenge:
+    """Ask an online player for a game."""
+    player = _require_player(visitor)
+    check_rate(player.visitor, "challenge")
+    opponent = Player.objects.online().filter(pk=opponent_id).first()
+    if opponent is None:
+        raise NotFound(_("That player is not online any more."))
+    if opponent == player:
+        raise ActionRefused(_("You cannot challenge yourself."))
+    pending = Challenge.objects.filter(
+        challenger=player, challenged=opponent, status=Challenge.Status.PENDING,
+        expires_at__gt=timezone.now(),
+    )  # fmt: skip
+    if pending.exists():
+        raise StaleAction(_("You have already challenged that player."))
+    made = Challenge.objects.create(
+        challenger=player, challenged=opponent, expires_at=expires_from_now()
+    )
+    notify.players_changed(player.visitor, opponent.visitor)
+    return made
+
+
+def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
+    """Accept, decline (the challenged player) or cancel (the challenger) a challenge."""
+    player = _require_player(visitor)
+    with transaction.atomic():
+        made = (
+            Challenge.objects.select_for_update()
+            .select_related("challenger", "challenged")
+            .filter(pk=challenge_id)
+            .first()
+        )
+        if made is None:
+            raise NotFound(_("There is no such challenge."))
+        mine = made.challenger if verb == "cancel" else made.challenged
+        if mine != player:
+            raise Forbidden(_("That challenge is not yours to answer."))
+        if made.status == Challenge.Status.CANCELLED:
+            raise StaleAction(_("That challenge was cancelled."))
+        if made.status != Challenge.Status.PENDING:
+            raise StaleAction(_("That challenge has already been answered."))
+        if made.expires_at <= timezone.now():
+            raise StaleAction(_("That challenge has expired."))
+        if verb == "accept":
+            made.game = start_online_game([made.challenger, made.challenged])
+            made.status = Challenge.Status.ACCEPTED
+        else:
+            made.status = (
+                Challenge.Status.CANCELLED if verb == "cancel" else Challenge.Status.DECLINED
+            )
+        made.save()
+    notify.players_changed(made.challenger.visitor, made.challenged.visitor)
+    if made.game:
+        notify.navigate([made.challenger.visitor, made.challenged.visitor], made.game)
+    return made
+
+
+def create_table(visitor: str | None) -> Table:
+    """A private table hosted by this player, who is its first seat."""
+    player = _require_player(visitor)
+    check_rate(player.visitor, "join")
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(host=player)
+                TableSeat.objects.create(table=table, player=player)
+                return table
+        except IntegrityError:  # a code already in use: draw another
+            continue
+    raise ActionRefused(_("Could not make a table: try again."))
+
+
+def join_table(visitor: str | None, code: str) -> Table:
+    """Take a seat at a table by its code."""
+    player = _require_player(visitor)
+    check_rate(player.visitor, "join")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(code=code.strip().upper()).first()
+        if table is None:
+            raise NotFound(_("There is no table with that code."))
+        if table.seats.filter(player=player).exists():
+            return table
+        if table.started:
+            raise StaleAction(_("That table has already started its game."))
+        if table.seats.count() >= MAX_TABLE_SEATS:
+            raise StaleAction(_("That table is full."))
+        TableSeat.objects.create(table=table, player=player)
+    notify.table_changed(table.code)
+    if table.rematch_of_id:
+        _start_rematch_when_all_in(table)
+    return table
+
+
+def start_table(visitor: str | None, code: str) -> Game:
+    """The host starts the game for everyone seated (2 to 6)."""
+    player = _require_player(visitor)
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(code=code).first()
+        if table is None:
+            raise NotFound(_("There is no table with that code."))
+        if table.host != player:
+            raise Forbidden(_("Only the host can start the game."))
+        if table.started:
+            raise StaleAction(_("That table has already started its game."))
+        players = [seat.player for seat in table.seats.select_related("player")]
+        if len(players) < 2:
+            raise ActionRefused(_("Wait for at least one more player."))
+        table.game = start_online_game(players)
+        table.save(update_fields=["game"])
+    notify.table_changed(table.code)
+    notify.navigate([p.visitor for p in players], table.game, table=table.code)
+    return table.game
+
+
+def rematch(visitor: str | None, game: Game) -> Table:
+    """Offer (or accept) a rematch of a finished online game; it starts once everyone accepts."""
+    player = _require_player(visitor)
+    if game.mode != Game.Mode.ONLINE or game.seat_of(visitor) is None:
+        raise Forbidden(_("This game is not yours: you can watch it but not play in it."))
+    if game.status != Game.Status.FINISHED:
+        raise StaleAction(_("The game is not over yet."))
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(rematch_of=game).first()
+        if table is None:
+            table = Table.objects.create(host=player, rematch_of=game)
+    join_table(visitor, table.code)
+    notify.game_changed(game.id)
+    return table
+
+
+def _start_rematch_when_all_in(table: Table) -> None:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        wanted = {s.visitor for s in table.rematch_of.ordered_seats() if s.visitor}
+        seated = list(table.seats.select_related("player"))
+        if table.started or {s.player.visitor for s in seated} != wanted:
+            return
+        table.game = start_online_game([s.player for s in seated])
+        table.save(update_fields=["game"])
+    notify.navigate(sorted(wanted), table.game, table=table.code)
+    notify.game_changed(table.rematch_of_id)

@@ -1,0 +1,21 @@
+from django.urls import path, re_path
+
+from lobby import views
+
+app_name = "lobby"
+urlpatterns = [
+    path("online/", views.lobby, name="lobby"),
+    path("online/name/", views.choose_name, name="name"),
+    path("online/challenge/", views.challenge, name="challenge"),
+    re_path(
+        r"^online/challenge/(?P<challenge_id>\d+)/(?P<verb>accept|decline|cancel)/$",
+        views.answer,
+        name="answer",
+    ),
+    path("table/new/", views.new_table, name="new_table"),
+    path("table/join/", views.join_by_code, name="join_by_code"),
+    path("t/<str:code>/", views.table, name="table"),
+    path("t/<str:code>/join/", views.join_table, name="join_table"),
+    path("t/<str:code>/start/", views.start_table, name="start_table"),
+    path("game/<str:game_id>/rematch/", views.rematch, name="rematch"),
+]

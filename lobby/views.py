@@ -1,0 +1,154 @@
+"""Thin views of the online lobby and private tables."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games.flow import _
+from games.models import Game
+from games.services import ActionRefused
+from games.views import translate_refusal, visitor_id
+from lobby import presenters, services
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Choose a name, see who is online, challenge them, answer challenges, open a table."""
+    return _lobby(request)
+
+
+def _lobby(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
+    context = presenters.lobby_context(visitor_id(request)) | {"error": error, "live": True}
+    if request.htmx:
+        # Only the live parts change: answer with them (and the error line) as swaps by id.
+        parts = ("error", "online", "challenges") if context["me"] else ("error",)
+        html = "".join(
+            render_to_string(f"lobby/lobby.html#{p}", context | {"oob": True}, request)
+            for p in parts
+        )
+        return HttpResponse(html, status=status)
+    return render(request, "lobby/lobby.html", context, status=status)
+
+
+@require_POST
+def choose_name(request: HttpRequest) -> HttpResponse:
+    """Go online under a display name."""
+    try:
+        services.go_online(visitor_id(request, create=True), request.POST.get("name", ""))
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    return redirect("lobby:lobby")
+
+
+@require_POST
+def challenge(request: HttpRequest) -> HttpResponse:
+    """Challenge an online player."""
+    try:
+        opponent = int(request.POST.get("player", ""))
+        services.challenge(visitor_id(request), opponent)
+    except ValueError:
+        return _lobby(request, translate_refusal(ActionRefused(_("There is no such player."))), 400)
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    return _lobby(request) if request.htmx else redirect("lobby:lobby")
+
+
+@require_POST
+def answer(request: HttpRequest, challenge_id: int, verb: str) -> HttpResponse:
+    """Accept, decline or cancel a challenge."""
+    try:
+        made = services.answer(visitor_id(request), challenge_id, verb)
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    if made.game:
+        return _after(request, "games:play", game_id=made.game.id)
+    return _lobby(request) if request.htmx else redirect("lobby:lobby")
+
+
+@require_POST
+def new_table(request: HttpRequest) -> HttpResponse:
+    """Open a private table and go to its page to share it."""
+    try:
+        table = services.create_table(visitor_id(request))
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    return redirect("lobby:table", code=table.code)
+
+
+@require_POST
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """The "join with a code" form: go to that table's page."""
+    code = "".join(request.POST.get("code", "").split()).upper()[:8]
+    return redirect("lobby:table", code=code or "-")
+
+
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    """A private table: its seats, its link, code and QR code; join or start it."""
+    return _table(request, code)
+
+
+def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) -> HttpResponse:
+    link = request.build_absolute_uri(reverse("lobby:table", args=[code]))
+    context = presenters.table_context(code, visitor_id(request), absolute_url=link)
+    if context is None:
+        missing = ActionRefused(_("There is no table with that code."))
+        context = {"error": error or translate_refusal(missing)}
+        return render(request, "lobby/table.html", context, status=404)
+    if context["table"].game_id and context["seated"] and not error:
+        return redirect("games:play", game_id=context["table"].game_id)
+    context |= {"error": error, "link": link, "live": True}
+    return render(request, "lobby/table.html", context, status=status)
+
+
+@require_POST
+def join_table(request: HttpRequest, code: str) -> HttpResponse:
+    """Take a seat at the table (choosing a name first if needed)."""
+    visitor = visitor_id(request, create=True)
+    try:
+        if request.POST.get("name") and services.player_of(visitor) is None:
+            services.go_online(visitor, request.POST["name"])
+        services.join_table(visitor, code)
+    except ActionRefused as refusal:
+        return _table(request, code, translate_refusal(refusal), refusal.status)
+    return redirect("lobby:table", code=code)
+
+
+@require_POST
+def start_table(request: HttpRequest, code: str) -> HttpResponse:
+    """The host starts the game."""
+    try:
+        game = services.start_table(visitor_id(request), code)
+    except ActionRefused as refusal:
+        return _table(request, code, translate_refusal(refusal), refusal.status)
+    return _after(request, "games:play", game_id=game.id)
+
+
+@require_POST
+def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Offer or accept a rematch of a finished online game."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    try:
+        table = services.rematch(visitor_id(request), game)
+    except ActionRefused as refusal:
+        from games.views import refused_page
+
+        return refused_page(request, game_id, refusal)
+    table.refresh_from_db()
+    if table.game_id:
+        return redirect("games:play", game_id=table.game_id)
+    return redirect("games:play", game_id=game.id)
+
+
+def _after(request: HttpRequest, name: str, **kwargs) -> HttpResponse:
+    """Redirect; htmx follows with a full page load (HX-Redirect)."""
+    url = reverse(name, kwargs=kwargs)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)

@@ -1,0 +1,110 @@
+"""Live updates over WebSockets, with Channels' communicator against the real routing."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import services
+from games.models import Seat
+from lobby.models import Player
+from yahtzee_site.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@database_sync_to_async
+def session_for(visitor: str | None) -> str:
+    session = SessionStore()
+    if visitor:
+        session["visitor"] = visitor
+    session.create()
+    return session.session_key
+
+
+async def connect(path: str, visitor: str | None) -> WebsocketCommunicator:
+    key = await session_for(visitor)
+    headers = [(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://localhost")]
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def new_online_game():
+    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    return services.start_online_game([ana, bo])
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[str]:
+    """Everything the socket has received so far."""
+    messages = []
+    while not await communicator.receive_nothing(timeout=0.2):
+        messages.append(await communicator.receive_from())
+    return messages
+
+
+async def test_a_move_reaches_the_other_seat_and_watchers_see_no_controls():
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    watcher = await connect(f"/ws/game/{game.id}/", None)
+    for socket in (ana, bo, watcher):
+        await drain(socket)  # presence updates from the connections
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [6, 6, 6, 2, 1]
+    )
+    to_bo = await bo.receive_from(timeout=2)
+    assert 'id="game"' in to_bo and 'hx-swap-oob="innerHTML"' in to_bo
+    assert 'aria-label="Die 1: 6"' in to_bo
+    assert "Ana is playing" in to_bo
+    assert 'id="roll-button"' not in to_bo  # not Bo's turn
+    to_ana = await ana.receive_from(timeout=2)
+    assert 'id="roll-button"' in to_ana
+    to_watcher = await watcher.receive_from(timeout=2)
+    assert 'aria-label="Die 1: 6"' in to_watcher
+    assert "<form" not in to_watcher and "csrfmiddlewaretoken" not in to_watcher
+    for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
+async def test_closing_the_page_marks_the_seat_away():
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    await drain(ana)
+    await bo.disconnect()
+    update = await ana.receive_from(timeout=2)
+    assert "Bo is away." in update
+    seat = await database_sync_to_async(Seat.objects.get)(game=game, visitor="bo")
+    assert seat.connections == 0
+    back = await connect(f"/ws/game/{game.id}/", "bo")
+    assert "Bo is away." not in await ana.receive_from(timeout=2)
+    await ana.disconnect()
+    await back.disconnect()
+
+
+async def test_the_lobby_shows_who_comes_online():
+    await database_sync_to_async(Player.objects.create)(visitor="ana", name="Ana", name_key="ana")
+    await database_sync_to_async(Player.objects.create)(visitor="bo", name="Bo", name_key="bo")
+    ana = await connect("/ws/lobby/", "ana")
+    await drain(ana)
+    bo = await connect("/ws/lobby/", "bo")
+    update = await ana.receive_from(timeout=2)
+    assert 'id="online"' in update and ">Bo</span>" in update
+    await bo.disconnect()
+    gone = await ana.receive_from(timeout=2)
+    assert ">Bo</span>" not in gone
+    await ana.disconnect()
+
+
+async def test_a_socket_from_another_site_is_refused():
+    key = await session_for("ana")
+    headers = [(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://evil.example")]
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert not connected

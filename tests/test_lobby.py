@@ -1,0 +1,245 @@
+"""Going online, challenges, private tables, online turns, leaving out the absent, rematches."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Game, Seat
+from lobby.models import Challenge, Player, Table
+from tests.test_views import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def online(visitor: str, name: str) -> Client:
+    client = client_for(visitor)
+    response = client.post("/online/name/", {"name": name})
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    return client
+
+
+def test_going_online_and_names():
+    ana = online("ana", "  Ana   Bel ")
+    assert Player.objects.get(visitor="ana").name == "Ana Bel"
+    assert "You are online as Ana Bel" in ana.get("/online/").text
+    taken = client_for("other").post("/online/name/", {"name": "ana bel"})
+    assert taken.status_code == 400
+    assert "already called that" in taken.text
+    for bad, reason in [("", "Enter a name"), ("x" * 25, "24 characters"), ("a\x00b", "control")]:
+        refused = client_for("other").post("/online/name/", {"name": bad})
+        assert refused.status_code == 400
+        assert reason in refused.text
+    Player.objects.filter(visitor="ana").update(online_until=timezone.now())  # Ana went offline
+    assert client_for("other").post("/online/name/", {"name": "Ana Bel"}).status_code == 302
+
+
+def test_names_are_text_in_the_lobby():
+    online("evil", "<script>x</script>")
+    page = online("ana", "Ana").get("/online/").text
+    assert "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "<script>x</script>" not in page
+
+
+def test_challenge_accept_starts_a_game_for_both():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    bo_id = Player.objects.get(visitor="bo").pk
+    assert "Bo" in ana.get("/online/").text
+    assert ana.post("/online/challenge/", {"player": bo_id}).status_code == 302
+    challenge = Challenge.objects.get()
+    assert "Ana challenges you" in bo.get("/online/").text
+    assert "Waiting for Bo to answer" in ana.get("/online/").text
+    response = bo.post(f"/online/challenge/{challenge.pk}/accept/")
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert response["Location"] == f"/game/{game.id}/"
+    assert game.mode == Game.Mode.ONLINE and game.multiple_yahtzees
+    assert [(s.name, s.visitor) for s in game.ordered_seats()] == [("Ana", "ana"), ("Bo", "bo")]
+    again = bo.post(f"/online/challenge/{challenge.pk}/accept/")
+    assert again.status_code == 409
+    assert "already been answered" in again.text
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("who", "verb", "change", "status", "message"),
+    [
+        ("bo", "accept", {"expires_at": timezone.now() - timedelta(seconds=1)}, 409, "expired"),
+        ("bo", "accept", {"status": "cancelled"}, 409, "cancelled"),
+        ("ana", "accept", {}, 403, "not yours"),
+        ("bo", "cancel", {}, 403, "not yours"),
+        ("stranger", "decline", {}, 403, "Choose a name"),
+    ],
+)
+def test_bad_answers_change_nothing(who, verb, change, status, message):
+    online("ana", "Ana")
+    online("bo", "Bo")
+    ana = Player.objects.get(visitor="ana")
+    bo = Player.objects.get(visitor="bo")
+    fields = {"expires_at": timezone.now() + timedelta(minutes=2)} | change
+    challenge = Challenge.objects.create(challenger=ana, challenged=bo, **fields)
+    before = Challenge.objects.values().get()
+    response = client_for(who).post(f"/online/challenge/{challenge.pk}/{verb}/")
+    assert response.status_code == status
+    assert message in response.text
+    assert Challenge.objects.values().get() == before
+    assert not Game.objects.exists()
+
+
+def test_decline_and_cancel():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    bo_id = Player.objects.get(visitor="bo").pk
+    ana.post("/online/challenge/", {"player": bo_id})
+    first = Challenge.objects.get()
+    assert bo.post(f"/online/challenge/{first.pk}/decline/").status_code == 302
+    ana.post("/online/challenge/", {"player": bo_id})
+    second = Challenge.objects.exclude(pk=first.pk).get()
+    assert ana.post(f"/online/challenge/{second.pk}/cancel/").status_code == 302
+    statuses = sorted(Challenge.objects.values_list("status", flat=True))
+    assert statuses == ["cancelled", "declined"]
+
+
+def test_challenge_refusals():
+    ana = online("ana", "Ana")
+    me = Player.objects.get(visitor="ana").pk
+    assert ana.post("/online/challenge/", {"player": me}).status_code == 400
+    online("bo", "Bo")
+    bo = Player.objects.get(visitor="bo")
+    Player.objects.filter(pk=bo.pk).update(online_until=timezone.now())
+    assert ana.post("/online/challenge/", {"player": bo.pk}).status_code == 404
+    assert ana.post("/online/challenge/", {"player": "x"}).status_code == 400
+    assert client_for("nobody").post("/online/challenge/", {"player": me}).status_code == 403
+    assert not Challenge.objects.exists()
+
+
+def test_challenges_are_rate_limited():
+    ana = online("ana", "Ana")
+    online("bo", "Bo")
+    bo_id = Player.objects.get(visitor="bo").pk
+    statuses = []
+    for _ in range(12):
+        statuses.append(ana.post("/online/challenge/", {"player": bo_id}).status_code)
+        Challenge.objects.update(status="cancelled")
+    assert statuses[:10] == [302] * 10
+    assert statuses[10:] == [429, 429]
+    assert "Too many requests" in ana.post("/online/challenge/", {"player": bo_id}).text
+
+
+def test_private_table_join_and_start():
+    host = online("host", "Host")
+    response = host.post("/table/new/")
+    table = Table.objects.get()
+    assert response["Location"] == f"/t/{table.code}/"
+    page = host.get(f"/t/{table.code}/").text
+    assert table.code in page and "<svg" in page  # the code and its QR code
+    assert "Waiting for at least one more player" in page
+    assert host.post(f"/t/{table.code}/start/").status_code == 400
+    guest = client_for("guest")  # no name yet: chooses one while joining
+    assert guest.post(f"/t/{table.code}/join/", {"name": "Guest"}).status_code == 302
+    assert guest.post(f"/t/{table.code}/start/").status_code == 403
+    by_code = guest.post("/table/join/", {"code": table.code.lower()})
+    assert by_code["Location"] == f"/t/{table.code}/"
+    assert host.post(f"/t/{table.code}/start/").status_code == 302
+    game = Game.objects.get()
+    assert [s.name for s in game.ordered_seats()] == ["Host", "Guest"]
+    assert guest.get(f"/t/{table.code}/")["Location"] == f"/game/{game.id}/"
+    late = online("late", "Late")
+    refused = late.post(f"/t/{table.code}/join/")
+    assert refused.status_code == 409
+    assert "already started" in refused.text
+
+
+def test_a_table_holds_six():
+    online("host", "Host").post("/table/new/")
+    code = Table.objects.get().code
+    for n in range(5):
+        assert online(f"p{n}", f"P{n}").post(f"/t/{code}/join/").status_code == 302
+    refused = online("seventh", "Seventh").post(f"/t/{code}/join/")
+    assert refused.status_code == 409
+    assert "full" in refused.text
+    assert Table.objects.get().seats.count() == 6
+    assert client_for("x").get("/t/NOPE99/").status_code == 404
+
+
+def online_game() -> tuple[Game, Client, Client]:
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
+    bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
+    return Game.objects.get(), ana, bo
+
+
+def test_online_turns_are_enforced():
+    game, ana, bo = online_game()
+    out_of_turn = bo.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"})
+    assert out_of_turn.status_code == 400
+    assert "It is not your turn." in out_of_turn.text
+    stranger = client_for("stranger").post(f"/game/{game.id}/roll/", {"step": 0})
+    assert stranger.status_code == 403
+    assert ana.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"}).status_code == 302
+    game.refresh_from_db()
+    assert game.actions.count() == 1
+    page = bo.get(f"/game/{game.id}/").text
+    assert "Ana is playing" in page
+    assert 'ws-connect="/ws/game/' in page
+    assert "?hint=1" not in ana.get(f"/game/{game.id}/").text  # no coach against people
+
+
+def test_away_player_can_be_left_out_after_the_grace_period(settings):
+    game, ana, bo = online_game()
+    Seat.objects.filter(game=game, visitor="ana").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
+    early = ana.post(f"/game/{game.id}/leave-out/", {"seat": 1})
+    assert early.status_code == 409
+    assert "may come back" in early.text
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Bo is away." in page and "Continue without Bo" in page and "hidden" in page
+    settings.AWAY_GRACE_SECONDS = 0
+    assert bo.post(f"/game/{game.id}/leave-out/", {"seat": 0}).status_code == 409  # Ana is here
+    assert ana.post(f"/game/{game.id}/leave-out/", {"seat": 1}).status_code == 302
+    game.refresh_from_db()
+    assert game.forfeited == [1]
+    assert game.replayed_state() == game.state()
+    # Ana plays on alone: Bo's turns are skipped.
+    for box in ["chance", "ones"]:
+        game.refresh_from_db()
+        ana.post(f"/game/{game.id}/roll/", {"step": game.step, "held": "00000"})
+        ana.post(f"/game/{game.id}/score/", {"step": game.step + 1, "box": box})
+    game.refresh_from_db()
+    assert game.current_seat == 0
+    assert game.state().cards[0].turns_played == 2
+
+
+def test_ending_a_game_records_a_forfeit(settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    game, ana, bo = online_game()
+    Seat.objects.filter(game=game, visitor="ana").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    assert ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Game over" in page and "(forfeit)" in page
+    assert "Winner: Ana" in page
+
+
+def test_rematch_starts_once_both_accept(settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    game, ana, bo = online_game()
+    Seat.objects.filter(game=game, visitor="ana").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
+    assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
+    assert "waiting for the others" in ana.get(f"/game/{game.id}/").text
+    assert "Accept the rematch (Ana asked)" in bo.get(f"/game/{game.id}/").text
+    assert client_for("stranger").post(f"/game/{game.id}/rematch/").status_code == 403
+    response = bo.post(f"/game/{game.id}/rematch/")
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == f"/game/{rematch.id}/"
+    assert [s.visitor for s in rematch.ordered_seats()] == ["ana", "bo"]
