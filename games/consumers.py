@@ -11,9 +11,10 @@ import asyncio
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -44,9 +45,9 @@ def broadcast(group: str, message: dict) -> None:
         asyncio.ensure_future(layer.group_send(group, message))
 
 
-def game_changed(game_id: str) -> None:
-    """Tell every page open on this game to redraw it (call after the change is committed)."""
-    broadcast(group_name(game_id), {"type": "game.changed"})
+def game_changed(game_id: str, parts: tuple[str, ...] = ("game",)) -> None:
+    """Tell every page open on this game to redraw these parts (call after the commit)."""
+    broadcast(group_name(game_id), {"type": "game.changed", "parts": list(parts)})
 
 
 def language_of(scope: dict) -> str:
@@ -61,14 +62,31 @@ def language_of(scope: dict) -> str:
     ) if accept else "en"  # fmt: skip
 
 
-def render_game(game_id: str, visitor: str | None, language: str) -> str:
-    """The game area as this visitor should see it now, as an out-of-band swap."""
+def page_of(scope: dict) -> dict:
+    """What rendering for this socket needs: its language and its CSRF token.
+
+    Forms pushed over the socket must post like forms of the page: Django accepts the CSRF
+    cookie's own value as the token (what JavaScript clients send as X-CSRFToken).
+    """
+    return {
+        "language": language_of(scope),
+        "csrf_token": scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, ""),
+    }
+
+
+def render_game(game_id: str, visitor: str | None, page: dict, parts: list[str]) -> str:
+    """These parts of the game page as this visitor should see them now, as out-of-band swaps."""
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return ""
-    with translation.override(language):
-        context = presenters.game_context(game, visitor) | {"oob": ["game"], "live": True}
-        return render_to_string("games/play.html#game", context)
+    with translation.override(page["language"]):
+        context = presenters.game_context(game, visitor) | {"oob": parts, "live": True} | page
+        return "".join(render_to_string(f"games/play.html#{part}", context) for part in parts)
+
+
+# Renders run in the thread pool, beside the views, not queued behind them on the one thread
+# that sync views share: on two cores a push then costs one render, not a wait for a request.
+render_game_async = DatabaseSyncToAsync(render_game, thread_sensitive=False)
 
 
 def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
@@ -99,7 +117,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
-        self.language = language_of(self.scope)
+        self.page = page_of(self.scope)
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts
@@ -118,12 +136,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(self.group, {"type": "game.changed"})
 
     async def game_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(render_game)(self.game_id, self.visitor, self.language)
+        parts = event.get("parts", ["game"])
+        html = await render_game_async(self.game_id, self.visitor, self.page, parts)
         if html:
             await self.send(text_data=html)
 
     async def navigate(self, event: dict) -> None:
-        html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
+        with translation.override(self.page["language"]):
+            html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
         await self.send(text_data=html)
 
     async def lobby_changed(self, event: dict) -> None:

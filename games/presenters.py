@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
@@ -208,6 +209,10 @@ def game_context(
     ]
     return {
         "game": game,
+        "urls": {
+            kind: reverse("games:act", args=[game.id, kind]) for kind in ("roll", "hold", "score")
+        }
+        | {"play": reverse("games:play", args=[game.id])},
         "seat": seat,
         "current": current,
         "current_name": seat_name(current),
@@ -324,7 +329,7 @@ def coach_allowed(game: Game) -> bool:
 
 def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
     """What happened since this player last acted (others' turns, the computer's), in order."""
-    recent = list(game.actions.order_by("-seq")[:80])[::-1]
+    recent = list(game.actions.order_by("-seq")[:40])[::-1]
     if not recent:
         return [gettext("Roll the dice to start.")]
     mine = [i for i, a in enumerate(recent) if me is not None and a.seat == me.position]

@@ -131,11 +131,23 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
     return game
 
 
-def notify_game(game_id: str) -> None:
+# What a move changes on the page, so that only those fragments are redrawn and pushed.
+CHANGED_PARTS = {
+    "roll": ("dice", "coach", "card", "status", "messages"),
+    "hold": ("dice", "coach", "messages"),
+}
+
+
+def changed_parts(kind: str) -> tuple[str, ...]:
+    """The page fragments a move of this kind changes (the whole game area by default)."""
+    return CHANGED_PARTS.get(kind, ("game",))
+
+
+def notify_game(game_id: str, parts: tuple[str, ...] = ("game",)) -> None:
     """Tell every page open on this game (seats and watchers) that it changed, after commit."""
     from games.consumers import game_changed
 
-    transaction.on_commit(lambda: game_changed(game_id))
+    transaction.on_commit(lambda: game_changed(game_id, parts))
 
 
 def perform(
@@ -170,7 +182,7 @@ def perform(
         log.record(seat.position, kind, _payload(kind, params, log.state.turn, roll))
         _play_computer_turns(log, roll)
         log.save()
-    notify_game(game.id)
+    notify_game(game.id, changed_parts(kind) if len(log.actions) == 1 else ("game",))
     return game
 
 

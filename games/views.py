@@ -114,12 +114,7 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         context = presenters.game_context(game, visitor_id(request), at=mine)
         return _fragments(request, context, ["game"])
     context = presenters.game_context(game, visitor_id(request))
-    changed = {
-        "roll": ["dice", "coach", "card", "status"],
-        "hold": ["dice", "coach"],
-        "score": ["game"],
-    }[kind]
-    return _fragments(request, context, changed)
+    return _fragments(request, context, list(services.changed_parts(kind)))
 
 
 def _last_own_action(game: Game, request: HttpRequest) -> int:
@@ -245,7 +240,8 @@ def _fragments(
     request: HttpRequest, context: dict, names: list[str], status: int = 200
 ) -> HttpResponse:
     """Render the named partials of the game page as out-of-band swaps (plus the message line)."""
-    names = [*names, "messages"] if "game" not in names else names
+    if "game" not in names and "messages" not in names:
+        names = [*names, "messages"]
     context = context | {"oob": names}
     html = "".join(render_to_string(f"games/play.html#{n}", context, request) for n in names)
     return HttpResponse(html, status=status)

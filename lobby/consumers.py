@@ -9,27 +9,27 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.consumers import HEARTBEAT_SECONDS, language_of
+from games.consumers import HEARTBEAT_SECONDS, page_of
 from lobby import notify, presenters, services
 
 
-def render_lobby(visitor: str | None, language: str) -> str:
+def render_lobby(visitor: str | None, page: dict) -> str:
     """The lobby's live parts for this visitor, as out-of-band swaps."""
-    with translation.override(language):
-        context = presenters.lobby_context(visitor) | {"oob": True}
+    with translation.override(page["language"]):
+        context = presenters.lobby_context(visitor) | {"oob": True} | page
         return "".join(
             render_to_string(f"lobby/lobby.html#{part}", context)
             for part in ("online", "challenges")
         )
 
 
-def render_table(code: str, visitor: str | None, language: str) -> str:
+def render_table(code: str, visitor: str | None, page: dict) -> str:
     """A table's seats and start button for this visitor, as an out-of-band swap."""
-    with translation.override(language):
+    with translation.override(page["language"]):
         context = presenters.table_context(code, visitor)
         if context is None:
             return ""
-        return render_to_string("lobby/table.html#seats", context | {"oob": True})
+        return render_to_string("lobby/table.html#seats", context | {"oob": True} | page)
 
 
 class PresenceConsumer(AsyncWebsocketConsumer):
@@ -40,7 +40,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
-        self.language = language_of(self.scope)
+        self.page = page_of(self.scope)
         self.joined = [*self.groups_of_page]
         if self.visitor:
             self.joined.append(notify.player_group(self.visitor))
@@ -66,7 +66,8 @@ class PresenceConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(services.touch)(self.visitor)
 
     async def navigate(self, event: dict) -> None:
-        html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
+        with translation.override(self.page["language"]):
+            html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
         await self.send(text_data=html)
 
     async def lobby_changed(self, event: dict) -> None:
@@ -82,7 +83,7 @@ class LobbyConsumer(PresenceConsumer):
     groups_of_page = (notify.LOBBY_GROUP,)
 
     async def lobby_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(render_lobby)(self.visitor, self.language)
+        html = await database_sync_to_async(render_lobby)(self.visitor, self.page)
         await self.send(text_data=html)
 
 
@@ -95,6 +96,6 @@ class TableConsumer(PresenceConsumer):
         await super().connect()
 
     async def table_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(render_table)(self.code, self.visitor, self.language)
+        html = await database_sync_to_async(render_table)(self.code, self.visitor, self.page)
         if html:
             await self.send(text_data=html)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -107,3 +108,35 @@ class Browser:
 def dice_labels(page: str) -> list[str]:
     """The five dice as a page shows them: label and held state."""
     return re.findall(r'aria-pressed="(true|false)"[^>]*?aria-label="([^"]+)"', page, re.S)
+
+
+class Redis:
+    """A throwaway redis-server on a free loopback port (installed by scripts/test from apt)."""
+
+    def __init__(self) -> None:
+        executable = shutil.which("redis-server")
+        if executable is None:
+            raise RuntimeError("redis-server is not installed: scripts/test installs it from apt")
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [executable, "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("redis-server did not start within 10 s")
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -59,7 +61,10 @@ async def test_a_move_reaches_the_other_seat_and_watchers_see_no_controls():
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [6, 6, 6, 2, 1]
     )
     to_bo = await bo.receive_from(timeout=2)
-    assert 'id="game"' in to_bo and 'hx-swap-oob="innerHTML"' in to_bo
+    # A roll redraws the dice, the card, the status and the message line: no more.
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', to_bo) == [
+        "dice", "coach", "card", "status", "messages"
+    ]  # fmt: skip
     assert 'aria-label="Die 1: 6"' in to_bo
     assert "Ana is playing" in to_bo
     assert 'id="roll-button"' not in to_bo  # not Bo's turn
@@ -108,3 +113,28 @@ async def test_a_socket_from_another_site_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_forms_pushed_over_the_socket_carry_the_pages_csrf_token():
+    @database_sync_to_async
+    def table_with_host():
+        from lobby import services as lobby_services
+
+        Player.objects.create(visitor="host", name="Host", name_key="host")
+        Player.objects.create(visitor="guest", name="Guest", name_key="guest")
+        return lobby_services.create_table("host")
+
+    table = await table_with_host()
+    key = await session_for("host")
+    cookie = f"sessionid={key}; csrftoken=abcdefghijklmnopqrstuvwxyz012345"
+    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
+    host = WebsocketCommunicator(application, f"/ws/table/{table.code}/", headers=headers)
+    assert (await host.connect())[0]
+    await drain(host)
+    from lobby import services as lobby_services
+
+    await database_sync_to_async(lobby_services.join_table)("guest", table.code)
+    update = await host.receive_from(timeout=2)
+    assert "Start the game" in update
+    assert 'name="csrfmiddlewaretoken" value="abcdefghijklmnopqrstuvwxyz012345"' in update
+    await host.disconnect()

@@ -1,0 +1,96 @@
+"""Two people online in two browsers against the real ASGI server (WebSockets included)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.servers import Server
+
+ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
+
+
+@pytest.fixture
+def server(tmp_path):
+    with Server(tmp_path) as running:
+        yield running
+
+
+def go_online(page: Page, base: str, name: str) -> None:
+    page.goto(base + "/online/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Go online").click()
+    expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
+
+
+def take_turn(me: Page, other: Page, name: str) -> None:
+    """Roll, score the first open box; the other player sees each step without reloading."""
+    roll = me.get_by_role("button", name=ROLL)
+    expect(roll).to_have_text("Roll")
+    roll.click()
+    expect(other.locator("#messages")).to_contain_text(f"{name} rolled")
+    me.get_by_role("link", name=re.compile("would score")).first.click()
+    me.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+    expect(other.locator("#messages")).to_contain_text(re.compile(f"{name} scored \\d+ points?"))
+
+
+def test_challenge_play_a_whole_game_and_reconnect(browser, server):
+    base = server.url
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo")
+    # Bo appears in Ana's lobby without a reload, and the challenge reaches Bo live.
+    ana.get_by_role("button", name="Challenge Bo").click()
+    expect(bo.get_by_text("Ana challenges you")).to_be_visible()
+    bo.get_by_role("button", name="Accept").click()
+    for page in (ana, bo):
+        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    game_url = ana.url
+    assert bo.url == game_url
+
+    for round_number in range(1, 14):
+        take_turn(ana, bo, "Ana")
+        if round_number == 5:
+            # Bo closes the page mid-game; Ana sees Bo away; Bo reopens and carries on.
+            context = bo.context
+            bo.close()
+            expect(ana.get_by_text("Bo is away.")).to_be_visible()
+            bo = context.new_page()
+            bo.goto(game_url)
+            expect(ana.get_by_text("Bo is away.")).to_be_hidden()
+            expect(bo.get_by_text("Bo, your turn").first).to_be_visible()
+        take_turn(bo, ana, "Bo")
+
+    for page in (ana, bo):
+        expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    totals = [int(ana.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
+    assert totals == [int(bo.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
+    if totals[0] == totals[1]:
+        expect(ana.get_by_text("A tie!")).to_be_visible()
+    else:
+        winner = "Ana" if totals[0] > totals[1] else "Bo"
+        expect(bo.get_by_text(f"Winner: {winner}")).to_be_visible()
+
+
+def test_watching_a_game_live(browser, server):
+    base = server.url
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    go_online(ana, base, "Ana")
+    ana.get_by_role("button", name="Open a table").click()
+    code = ana.locator(".code strong").inner_text()
+    bo.goto(f"{base}/t/{code}/")
+    bo.get_by_label("Your name").fill("Bo")
+    bo.get_by_role("button", name="Join this table").click()
+    expect(ana.get_by_text("Bo", exact=True)).to_be_visible()  # seats update live
+    ana.get_by_role("button", name="Start the game").click()
+    expect(bo.get_by_role("heading", name="Round 1 of 13")).to_be_visible()  # sent on live
+    watcher = browser.new_context().new_page()
+    watcher.goto(ana.url)
+    expect(watcher.get_by_text("you are watching")).to_be_visible()
+    ana.get_by_role("button", name="Roll", exact=True).click()
+    expect(watcher.locator("#messages")).to_contain_text("Ana rolled")
+    expect(watcher.get_by_role("button", name=ROLL)).to_have_count(0)

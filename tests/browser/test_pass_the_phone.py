@@ -1,0 +1,35 @@
+"""Three people around one phone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_pass_the_phone_for_three(page: Page, base):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base + "/")
+    for n, name in enumerate(["Ana", "Bo", "Cy"], start=1):
+        page.get_by_role("textbox", name=f"Player {n}").fill(name)
+    page.get_by_role("button", name="Start", exact=True).click()
+    for round_number in range(1, 14):
+        for name in ["Ana", "Bo", "Cy"]:
+            expect(page.locator("#dice")).to_contain_text(f"{name}, your turn")
+            page.get_by_role("button", name="Roll", exact=True).click()
+            page.get_by_role("link", name=re.compile("would score")).first.click()
+            page.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+            if round_number < 13 or name != "Cy":
+                expect(page.locator("#dice")).not_to_contain_text(f"{name}, your turn")
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    totals = [int(page.locator(f"#total-{seat}").inner_text()) for seat in range(3)]
+    ranking = page.locator("ol.ranking li")
+    expect(ranking).to_have_count(3)
+    best = max(totals)
+    if totals.count(best) == 1:
+        expect(page.get_by_text(f"Winner: {['Ana', 'Bo', 'Cy'][totals.index(best)]}")).to_be_visible()
+    else:
+        expect(page.get_by_text("A tie!")).to_be_visible()
