@@ -11,7 +11,7 @@ import asyncio
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -84,11 +84,6 @@ def render_game(game_id: str, visitor: str | None, page: dict, parts: list[str])
         return "".join(render_to_string(f"games/play.html#{part}", context) for part in parts)
 
 
-# Renders run in the thread pool, beside the views, not queued behind them on the one thread
-# that sync views share: on two cores a push then costs one render, not a wait for a request.
-render_game_async = DatabaseSyncToAsync(render_game, thread_sensitive=False)
-
-
 def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
     """Count this visitor's open pages on their seats; True if their presence changed."""
     if not visitor:
@@ -137,7 +132,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event: dict) -> None:
         parts = event.get("parts", ["game"])
-        html = await render_game_async(self.game_id, self.visitor, self.page, parts)
+        html = await database_sync_to_async(render_game)(
+            self.game_id, self.visitor, self.page, parts
+        )
         if html:
             await self.send(text_data=html)
 

@@ -59,7 +59,7 @@ class Turn:
                 wanted.remove(self.dice[i])
                 holds[i] = True
         if wanted:
-            raise IllegalMove(_("Those dice are not on the table."))
+            raise IllegalMove(_("Those dice are not among the dice rolled."))
         return tuple(holds)
 
     @property
