@@ -1,4 +1,4 @@
-"""With REDIS_URL set, live updates go through a real Redis (so several processes can share them)."""
+"""With REDIS_URL set, live updates go through a real Redis, so several processes share them."""
 
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ def test_pass_the_phone_for_three(page: Page, base):
     expect(ranking).to_have_count(3)
     best = max(totals)
     if totals.count(best) == 1:
-        expect(page.get_by_text(f"Winner: {['Ana', 'Bo', 'Cy'][totals.index(best)]}")).to_be_visible()
+        winner = ["Ana", "Bo", "Cy"][totals.index(best)]
+        expect(page.get_by_text(f"Winner: {winner}")).to_be_visible()
     else:
         expect(page.get_by_text("A tie!")).to_be_visible()
