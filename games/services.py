@@ -74,30 +74,37 @@ def start_game(
     Every human seat belongs to this browser (solo, against the computer, pass-the-phone).
     """
     bots = bots or {}
-    with transaction.atomic():
-        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees)
-        Seat.objects.bulk_create(
-            Seat(
-                game=game,
-                position=position,
-                name=name[:24],
-                visitor="" if position in bots else visitor,
-                bot=bots.get(position, ""),
-            )
-            for position, name in enumerate(players)
-        )
-    return game
+    seats = [
+        {"name": name[:24], "visitor": "" if i in bots else visitor, "bot": bots.get(i, "")}
+        for i, name in enumerate(players)
+    ]
+    return _create_game(mode, seats, multiple_yahtzees)
 
 
 def start_online_game(players: list) -> Game:
     """An online game for these players (lobby Players), in order; multiple Yahtzees always on."""
+    seats = [{"name": p.name, "visitor": p.visitor} for p in players]
+    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True)
+
+
+def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool) -> Game:
     with transaction.atomic():
-        game = Game.objects.create(mode=Game.Mode.ONLINE, multiple_yahtzees=True)
+        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees)
         Seat.objects.bulk_create(
-            Seat(game=game, position=i, name=p.name, visitor=p.visitor)
-            for i, p in enumerate(players)
+            Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
         )
     return game
+
+
+def _locked_game(game_id: str, visitor: str | None) -> tuple[Game, Seat]:
+    """The game, its row locked for this transaction, and the visitor's seat in it."""
+    game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(_("There is no such game."))
+    seat = game.seat_of(visitor)
+    if seat is None:
+        raise NotYourGame(NOT_YOURS)
+    return game, seat
 
 
 def away_deadline(game: Game, seat: Seat) -> datetime | None:
@@ -112,11 +119,8 @@ def away_deadline(game: Game, seat: Seat) -> datetime | None:
 def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = False) -> Game:
     """Go on without an absent seat (a forfeit), or end the game, once its grace period is over."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(_("There is no such game."))
-        seat = game.seat_of(visitor)
-        if seat is None or game.mode != Game.Mode.ONLINE:
+        game, seat = _locked_game(game_id, visitor)
+        if game.mode != Game.Mode.ONLINE:
             raise NotYourGame(NOT_YOURS)
         seats = game.ordered_seats()
         if not isinstance(absent, int) or not 0 <= absent < len(seats):
@@ -168,12 +172,7 @@ def perform(
     turn passes to the computer, it plays its turns here too, each move logged like a person's.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(_("There is no such game."))
-        seat = game.seat_of(visitor)
-        if seat is None:
-            raise NotYourGame(NOT_YOURS)
+        game, seat = _locked_game(game_id, visitor)
         if game.status == Game.Status.FINISHED:
             raise IllegalMove(_("The game is over."))
         if step != game.step:
