@@ -13,22 +13,16 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.servers import CHROMIUM_ARGS  # noqa: E402
+
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 
 
 def shoot(base: str, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         for size_name, size in SIZES.items():
             for locale in ("en-GB", "es-ES"):
                 tag = f"{size_name}-{locale[:2]}"

@@ -18,6 +18,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Debian's Chromium, headless, as root, with no network beyond loopback (see shared/MACHINE.md):
+# without the background-networking flags it keeps dialing hosts it cannot reach.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -7,15 +7,7 @@ import shutil
 
 import pytest
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+from tests.servers import CHROMIUM_ARGS
 
 
 def pytest_collection_modifyitems(items):
