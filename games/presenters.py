@@ -117,6 +117,15 @@ def label(box: str) -> str:
     return gettext(LABELS[box])
 
 
+def game_summary(game: Game) -> str:
+    """A game in a few words for a list: who plays and the round, e.g. "You, Beginner · round 4"."""
+    seats = game.ordered_seats()
+    names = [seat_name(seat) for seat in seats]
+    who = gettext("Solo") if len(seats) == 1 else ", ".join(names)
+    played = min(sum(score is not None for score in seat.scores) for seat in seats)
+    return gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+
+
 def seat_name(seat: Seat, *, solo: bool = False) -> str:
     """How a seat is named on the card: its name, the computer's name, or "You"."""
     if seat.bot:
@@ -347,7 +356,12 @@ def describe(action: Action, state, seats: list[Seat], me: Seat | None) -> str:
     """
     actor = seats[action.seat]
     mine = me is not None and (actor.visitor == me.visitor and not actor.bot)
-    name = "" if mine and (len(seats) == 1 or not actor.name) else seat_name(actor)
+    if mine and (len(seats) == 1 or not actor.name):
+        name = ""
+    elif me is None and not actor.name and not actor.bot:
+        name = gettext("The player")  # a watcher: not "you"
+    else:
+        name = seat_name(actor)
     if action.kind == "roll":
         faces = " ".join(str(d) for d in action.payload["dice"])
         if name:

@@ -214,6 +214,11 @@ class Scorecard:
         return UPPER_BONUS if self.upper_subtotal >= UPPER_BONUS_THRESHOLD else 0
 
     @property
+    def upper_done(self) -> bool:
+        """True once all six upper boxes are filled (the bonus is then earned or missed)."""
+        return None not in self.scores[: len(UPPER)]
+
+    @property
     def upper_needed(self) -> int:
         """Points still missing from the upper boxes for the bonus (0 once earned)."""
         return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)

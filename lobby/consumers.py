@@ -47,7 +47,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        if self.visitor and await database_sync_to_async(services.touch)(self.visitor):
+        if self.visitor and await database_sync_to_async(services.arrive)(self.visitor):
             await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
         self.heartbeat = asyncio.create_task(self._keep_online())
 
@@ -56,7 +56,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.visitor:
-            await database_sync_to_async(services.go_offline)(self.visitor)
+            await database_sync_to_async(services.depart)(self.visitor)
             await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
 
     async def _keep_online(self) -> None:

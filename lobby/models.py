@@ -39,6 +39,7 @@ class Player(models.Model):
     name = models.CharField(max_length=24)
     name_key = models.CharField(max_length=24, db_index=True)  # casefolded, for uniqueness
     online_until = models.DateTimeField(null=True, blank=True)
+    connections = models.IntegerField(default=0)  # open lobby and table pages
 
     objects = PlayerQuerySet.as_manager()
 

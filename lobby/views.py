@@ -89,6 +89,8 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """A private table: its seats, its link, code and QR code; join or start it."""
+    if code != code.upper():  # codes are read aloud and typed on phones: any case will do
+        return redirect("lobby:table", code=code.upper())
     return _table(request, code)
 
 

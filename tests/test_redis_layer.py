@@ -8,7 +8,7 @@ from channels.layers import get_channel_layer
 
 from games import services
 from tests.servers import Redis
-from tests.test_consumers import connect, drain, new_online_game
+from tests.test_consumers import connect, drain, new_online_game, receive_containing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -34,6 +34,6 @@ async def test_a_move_reaches_the_other_seat_through_redis(redis_layer):
     await database_sync_to_async(services.perform)(
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [2, 3, 4, 5, 6]
     )
-    update = await bo.receive_from(timeout=3)
+    update = await receive_containing(bo, "Ana rolled")
     assert "Ana rolled 2 3 4 5 6." in update
     await bo.disconnect()

@@ -28,4 +28,4 @@ def test_game_resumes_after_the_server_is_killed_and_restarted(tmp_path):
         assert dice_labels(after)[3][0] == "true"
         assert "Roll again (2 left)" in after
         status, home = player.get("/")
-        assert "Continue the game" in home
+        assert "Continue: Solo · round 1" in home

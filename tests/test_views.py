@@ -47,7 +47,7 @@ def test_home_offers_a_new_game_and_then_continue():
     assert response.status_code == 302
     assert response["Location"] == f"/game/{game.id}/"
     assert game.multiple_yahtzees
-    assert "Continue the game" in client.get("/").text
+    assert "Continue: Solo · round 1" in client.get("/").text
 
 
 def test_new_game_with_multiple_yahtzees_off():
@@ -408,3 +408,18 @@ def test_guide_and_sheets():
     game = make_game([((1, 2, 3, 4, 6), "chance")])
     filled = client.get(f"/game/{game.id}/sheet/").text
     assert '<td class="cell">16</td>' in filled
+
+
+def test_upper_bonus_line_once_the_upper_boxes_are_done():
+    game = make_game([((1, 2, 3, 4, 6), box) for box in CATEGORIES[:6]])
+    act(game, "roll", dice=[1, 2, 3, 4, 6])
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "to go" not in page  # 21 points: the bonus is missed, not "42 to go"
+    assert re.search(r"Bonus \(63 or more\)</th>\s*<td>0</td>", page)
+
+
+def test_a_watcher_is_not_told_it_played():
+    game = make_game([((1, 2, 3, 4, 6), "chance")])
+    page = client_for("stranger").get(f"/game/{game.id}/").text
+    assert "The player scored 16 points in Chance." in page
+    assert "Scored 16" not in page

@@ -66,7 +66,7 @@ def test_a_whole_game_by_clicking_then_reopen_and_finish(page: Page, base: str):
             page = context.new_page()
             page.set_viewport_size({"width": 1280, "height": 800})
             page.goto(base + "/")
-            page.get_by_role("link", name=re.compile("^Continue the game")).click()
+            page.get_by_role("link", name=re.compile("^Continue: Solo · round 5")).click()
             assert dice_seen(page) == seen
             expect(page.get_by_role("button", name=ROLL)).to_have_text(roll_text)
         score_first_open_box(page)
