@@ -22,7 +22,6 @@ from typing import Any
 from games.rules import NUM_DICE, IllegalMove, Scorecard, check_box
 
 ROLLS_PER_TURN = 3
-ACTIONS = ("roll", "hold", "score", "forfeit", "end")
 
 
 def _(message: str) -> str:

@@ -46,11 +46,6 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def is_online(self) -> bool:
-        """True while a page of this player's is open."""
-        return self.online_until is not None and self.online_until > timezone.now()
-
 
 class Challenge(models.Model):
     """One player asks another for a game; it expires after CHALLENGE_LIFETIME."""
@@ -70,11 +65,6 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} -> {self.challenged} ({self.status})"
-
-    @property
-    def is_open(self) -> bool:
-        """Pending and not expired."""
-        return self.status == self.Status.PENDING and self.expires_at > timezone.now()
 
 
 class Table(models.Model):
