@@ -166,11 +166,11 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     seat = next((s for s in people if s.position == wanted), people[0])
     if game.status != Game.Status.FINISHED:
         message = gettext("A game can be analysed once it is over.")
-        return _error_page(request, gettext("Not yet"), message, 409)
+        return error_page(request, gettext("Not yet"), message, 409)
     advisor = advice.advisor(game.multiple_yahtzees)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
-        return _error_page(request, gettext("Not yet"), message, 503)
+        return error_page(request, gettext("Not yet"), message, 503)
     result = analyse(
         [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
         seats=len(game.ordered_seats()),
@@ -250,21 +250,22 @@ def _fragments(
     return HttpResponse(html, status=status)
 
 
-def _error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
+def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
+    """A page in the site's look that says what went wrong."""
     context = {"title": title, "message": message}
     return render(request, "error_page.html", context, status=status)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 in the site's look."""
-    return _error_page(
+    return error_page(
         request, gettext("Page not found"), gettext("There is nothing at this address."), 404
     )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """500 in the site's look; every move made before it is still saved."""
-    return _error_page(
+    return error_page(
         request,
         gettext("Something went wrong"),
         gettext("The server could not answer. Your game is saved: reload the page to go on."),
@@ -274,7 +275,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form from an expired or foreign page: say so instead of Django's technical page."""
-    return _error_page(
+    return error_page(
         request,
         gettext("This page has expired"),
         gettext("This page is too old to act on. Reload it and try again: nothing was changed."),

@@ -311,7 +311,10 @@ def test_unknown_game_is_404_not_500():
 
 def test_actions_only_by_post():
     game = make_game()
-    assert client_for().get(url(game, "roll")).status_code == 405
+    response = client_for().get(url(game, "roll"))
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert "takes a button press, not a visit" in response.text
 
 
 def test_finished_game_refuses_more_actions():

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.middleware.MethodNotAllowedPage",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
