@@ -1,0 +1,105 @@
+"""Hostile and unlucky input: random action sequences over HTTP, concurrent duplicates, dice."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from games.models import Game
+from games.rules import CATEGORIES
+from games.services import roll_dice
+from tests.factories import VISITOR, make_game
+from tests.servers import Browser, Server
+from tests.test_views import client_for
+
+HTMX = {"HX-Request": "true"}
+
+
+class PlayOverHttp(RuleBasedStateMachine):
+    """Legal, illegal, stale and foreign actions in any order: never a 5xx, log == state."""
+
+    @initialize()
+    def new_game(self):
+        self.game = make_game()
+        self.owner = client_for(VISITOR)
+        self.stranger = client_for("stranger")
+        self.statuses = []
+
+    def post(self, client, kind, data, htmx):
+        response = client.post(f"/game/{self.game.id}/{kind}/", data, headers=HTMX if htmx else {})
+        self.statuses.append(response.status_code)
+        assert response.status_code < 500, response.content[:500]
+
+    def step(self, stale: bool) -> int:
+        self.game.refresh_from_db()
+        return self.game.step - 1 if stale else self.game.step
+
+    @rule(stale=st.booleans(), htmx=st.booleans(), seen=st.sampled_from(["", "00000", "11111"]))
+    def roll(self, stale, htmx, seen):
+        data = {"step": self.step(stale)}
+        if seen:
+            data["held"] = seen
+        self.post(self.owner, "roll", data, htmx)
+
+    @rule(
+        die=st.sampled_from(["0", "3", "4", "5", "-1", "x", ""]),
+        held=st.sampled_from(["0", "1", "2"]),
+    )
+    def hold(self, die, held):
+        self.post(self.owner, "hold", {"step": self.step(False), "die": die, "held": held}, True)
+
+    @rule(box=st.sampled_from([*CATEGORIES, "sevens", ""]), stale=st.booleans())
+    def score(self, box, stale):
+        self.post(self.owner, "score", {"step": self.step(stale), "box": box}, False)
+
+    @rule(kind=st.sampled_from(["roll", "hold", "score"]))
+    def foreign(self, kind):
+        self.post(
+            self.stranger, kind, {"step": self.step(False), "box": "chance", "die": "0"}, True
+        )
+
+    @invariant()
+    def log_replays_to_the_stored_state(self):
+        if hasattr(self, "game"):
+            game = Game.objects.prefetch_related("seats").get(pk=self.game.pk)
+            assert game.replayed_state() == game.state()
+            assert game.actions.count() == game.log_length
+
+
+@pytest.mark.django_db
+def test_random_action_sequences_over_http():
+    machine = PlayOverHttp.TestCase
+    machine.settings = hypothesis_settings(max_examples=25, stateful_step_count=30, deadline=None)
+    machine().runTest()
+
+
+def test_concurrent_duplicates_apply_once(tmp_path):
+    """Sixteen copies of the same roll at once, against the real server and its SQLite file."""
+    with Server(tmp_path) as server:
+        player = Browser(server.url)
+        player.get("/")
+        _, page = player.post("/new/", {"mode": "solo", "multiple_yahtzees": "on"})
+        roll = re.search(r'action="(/game/[\w-]+/roll/)"', page)[1]
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            statuses = list(
+                pool.map(lambda _: player.post(roll, {"step": 0, "held": "00000"}, htmx=True)[0],
+                         range(16))
+            )  # fmt: skip
+        assert sorted(statuses) == [200] + [409] * 15
+        _, page = player.get(roll.removesuffix("roll/"))
+        assert "Roll again (2 left)" in page
+
+
+def test_dice_are_fair():
+    """Chi-square over 60,000 server dice; fails by chance once in 10,000 runs (p = 1e-4)."""
+    counts = Counter(face for _ in range(12_000) for face in roll_dice(5))
+    expected = 60_000 / 6
+    chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, 7))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    assert chi_square < 25.74  # 5 degrees of freedom, p = 1e-4
