@@ -23,6 +23,9 @@ from games import presenters
 from games.models import Game, Seat
 
 HEARTBEAT_SECONDS = 20
+# A page opening or closing changes only the status (who is here, the away countdown): redrawing
+# more would wipe a box the player to move has just selected.
+PRESENCE_CHANGED = {"type": "game.changed", "parts": ["status"]}
 PRESENCE_WINDOW = timedelta(seconds=60)
 
 
@@ -118,8 +121,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.visitor:  # to be sent on to a rematch when it starts
             await self.channel_layer.group_add(f"player-{self.visitor}", self.channel_name)
         await self.accept()
+        # A move made between the page load and this connection would be missed: catch up now
+        # (the page drops it when it already shows this version).
+        await self.game_changed({"parts": ["game"]})
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, +1):
-            await self.channel_layer.group_send(self.group, {"type": "game.changed"})
+            await self.channel_layer.group_send(self.group, PRESENCE_CHANGED)
         self.heartbeat = asyncio.create_task(self._keep_present())
 
     async def disconnect(self, code: int) -> None:
@@ -128,7 +134,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.visitor:
             await self.channel_layer.group_discard(f"player-{self.visitor}", self.channel_name)
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, -1):
-            await self.channel_layer.group_send(self.group, {"type": "game.changed"})
+            await self.channel_layer.group_send(self.group, PRESENCE_CHANGED)
 
     async def game_changed(self, event: dict) -> None:
         parts = event.get("parts", ["game"])

@@ -244,6 +244,7 @@ def game_context(
         "error": error,
         "news": [] if error else news,
         "next_at": at + 1 if replaying else None,
+        "version": at if replaying else game.log_length,
         "coach": coach_allowed(game) and can_play,
         "live": online or seat is None,
         "now": timezone.now(),

@@ -49,6 +49,9 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         await self.accept()
         if self.visitor and await database_sync_to_async(services.arrive)(self.visitor):
             await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+        # Catch up on what changed between the page load and this connection.
+        await self.lobby_changed({})
+        await self.table_changed({})
         self.heartbeat = asyncio.create_task(self._keep_online())
 
     async def disconnect(self, code: int) -> None:

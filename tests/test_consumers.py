@@ -96,7 +96,8 @@ async def test_closing_the_page_marks_the_seat_away():
     seat = await database_sync_to_async(Seat.objects.get)(game=game, visitor="bo")
     assert seat.connections == 0
     back = await connect(f"/ws/game/{game.id}/", "bo")
-    assert "Bo is away." not in await receive_containing(ana, 'id="game"')
+    back_again = await receive_containing(ana, 'id="status"')
+    assert "Bo is away." not in back_again and "Bo: here" in back_again
     await ana.disconnect()
     await back.disconnect()
 

@@ -43,3 +43,15 @@ new MutationObserver(() => {
   const link = document.querySelector("#navigate [data-navigate]");
   if (link) window.location.assign(link.href);
 }).observe(document.documentElement, { childList: true, subtree: true });
+
+// Live games: the server pushes redrawn fragments after every move, to every open page, the
+// mover's too. The mover's own answer may come first; then the push of the same move is old
+// news, and applying it late would wipe a box the player has just selected. Drop pushes that are
+// not newer than what the page shows (presence pushes carry no version and always apply).
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  const incoming = /data-version="(\d+)"/.exec(event.detail.message);
+  const shown = document.querySelector("#messages [data-version]");
+  if (incoming && shown && Number(incoming[1]) <= Number(shown.dataset.version)) {
+    event.preventDefault();
+  }
+});
