@@ -58,6 +58,8 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
             context = bo.context
             bo.close()
             expect(ana.get_by_text("Bo is away.")).to_be_visible()
+            # Within the grace period (2 minutes here) nobody can leave Bo out yet.
+            expect(ana.get_by_role("button", name="Continue without Bo")).to_be_hidden()
             bo = context.new_page()
             bo.goto(game_url)
             expect(ana.get_by_text("Bo is away.")).to_be_hidden()
