@@ -145,6 +145,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def navigate(self, event: dict) -> None:
+        if event.get("rematch_of") != self.game_id:
+            return  # a game page follows only the rematch of the game it shows
         with translation.override(self.page["language"]):
             html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
         await self.send(text_data=html)

@@ -93,6 +93,12 @@ def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool) -> Game:
         Seat.objects.bulk_create(
             Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
         )
+        if seats[0].get("bot"):
+            # The computer sits first: it opens the game now, or nobody ever would.
+            log = _Log(Game.objects.prefetch_related("seats").get(pk=game.pk))
+            _play_computer_turns(log, roll_dice)
+            log.save()
+            game = log.game
     return game
 
 

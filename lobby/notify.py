@@ -39,9 +39,9 @@ def table_changed(code: str) -> None:
     _send(table_group(code), {"type": "table.changed"})
 
 
-def navigate(visitors: list[str], game, table: str | None = None) -> None:
-    """Send these players' open lobby/table pages to the game that just started."""
-    message = {"type": "navigate", "url": f"/game/{game.id}/"}
+def navigate(visitors: list[str], game, table: str | None = None, rematch_of=None) -> None:
+    """Send these players' open lobby/table pages (and, for a rematch, the old game's) to a game."""
+    message = {"type": "navigate", "url": f"/game/{game.id}/", "rematch_of": rematch_of}
     for visitor in visitors:
         _send(player_group(visitor), message)
     if table:
@@ -49,7 +49,7 @@ def navigate(visitors: list[str], game, table: str | None = None) -> None:
 
 
 def game_changed(game_id: str) -> None:
-    """A game's pages redraw (e.g. a rematch was offered)."""
+    """A finished game's status redraws (a rematch was offered); the log did not change."""
     from games.services import notify_game
 
-    notify_game(game_id)
+    notify_game(game_id, ("status",))

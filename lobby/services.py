@@ -151,6 +151,12 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
         if verb == "accept":
             made.game = start_online_game([made.challenger, made.challenged])
             made.status = Challenge.Status.ACCEPTED
+            # A crossed challenge (B had also challenged A) must not start a second game.
+            Challenge.objects.filter(
+                status=Challenge.Status.PENDING,
+                challenger__in=[made.challenger, made.challenged],
+                challenged__in=[made.challenger, made.challenged],
+            ).exclude(pk=made.pk).update(status=Challenge.Status.CANCELLED)
         else:
             made.status = (
                 Challenge.Status.CANCELLED if verb == "cancel" else Challenge.Status.DECLINED
@@ -187,6 +193,8 @@ def join_table(visitor: str | None, code: str) -> Table:
             raise NotFound(_("There is no table with that code."))
         if table.seats.filter(player=player).exists():
             return table
+        if table.rematch_of_id and not table.rematch_of.seats.filter(visitor=visitor).exists():
+            raise Forbidden(_("Only the players of the last game can join its rematch."))
         if table.started:
             raise StaleAction(_("That table has already started its game."))
         if table.seats.count() >= MAX_TABLE_SEATS:
@@ -202,8 +210,8 @@ def start_table(visitor: str | None, code: str) -> Game:
     """The host starts the game for everyone seated (2 to 6)."""
     player = _require_player(visitor)
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(code=code).first()
-        if table is None:
+        table = Table.objects.select_for_update().filter(code=code.strip().upper()).first()
+        if table is None or table.rematch_of_id:
             raise NotFound(_("There is no table with that code."))
         if table.host != player:
             raise Forbidden(_("Only the host can start the game."))
@@ -244,5 +252,5 @@ def _start_rematch_when_all_in(table: Table) -> None:
             return
         table.game = start_online_game([s.player for s in seated])
         table.save(update_fields=["game"])
-    notify.navigate(sorted(wanted), table.game, table=table.code)
+    notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

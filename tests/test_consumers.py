@@ -158,3 +158,26 @@ async def test_a_player_with_two_pages_open_stays_online_until_both_close():
     await second.disconnect()
     online = await database_sync_to_async(lambda: list(Player.objects.online()))()
     assert online == []
+
+
+async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
+    settings.AWAY_GRACE_SECONDS = 0
+
+    @database_sync_to_async
+    def finished_game():
+        game = services.start_online_game(
+            [Player.objects.create(visitor=v, name=v.title(), name_key=v) for v in ("ana", "bo")]
+        )
+        Seat.objects.filter(game=game, visitor="ana").update(present_until=None)
+        Seat.objects.filter(game=game, visitor="bo").update(present_until=None)
+        return services.leave_out(game.id, "ana", 1, end=True)
+
+    game = await finished_game()
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    await drain(bo)
+    from lobby import services as lobby_services
+
+    await database_sync_to_async(lobby_services.rematch)("ana", game)
+    offer = await receive_containing(bo, "Accept the rematch (Ana asked)")
+    assert "data-version" not in offer  # not a move: the page must not drop it as old news
+    await bo.disconnect()

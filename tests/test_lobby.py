@@ -243,3 +243,48 @@ def test_rematch_starts_once_both_accept(settings):
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == f"/game/{rematch.id}/"
     assert [s.visitor for s in rematch.ordered_seats()] == ["ana", "bo"]
+
+
+def finished_online_game(settings) -> tuple[Game, Client, Client]:
+    settings.AWAY_GRACE_SECONDS = 0
+    game, ana, bo = online_game()
+    Seat.objects.filter(game=game, visitor="ana").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
+    return game, ana, bo
+
+
+def test_only_the_players_join_a_rematch(settings):
+    game, ana, bo = finished_online_game(settings)
+    ana.post(f"/game/{game.id}/rematch/")
+    table = Table.objects.get(rematch_of=game)
+    eve = online("eve", "Eve")
+    refused = eve.post(f"/t/{table.code}/join/")
+    assert refused.status_code == 403
+    assert "Only the players of the last game" in refused.text
+    assert ana.post(f"/t/{table.code}/start/").status_code == 404  # rematches start themselves
+    bo.post(f"/game/{game.id}/rematch/")
+    assert Game.objects.count() == 2
+
+
+def test_crossed_challenges_start_one_game():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
+    bo.post("/online/challenge/", {"player": Player.objects.get(visitor="ana").pk})
+    from_ana = Challenge.objects.get(challenger__visitor="ana")
+    from_bo = Challenge.objects.get(challenger__visitor="bo")
+    assert bo.post(f"/online/challenge/{from_ana.pk}/accept/").status_code == 302
+    late = ana.post(f"/online/challenge/{from_bo.pk}/accept/")
+    assert late.status_code == 409
+    assert "cancelled" in late.text
+    assert Game.objects.count() == 1
+
+
+def test_the_host_may_type_the_code_in_lower_case():
+    host = online("host", "Host")
+    host.post("/table/new/")
+    table = Table.objects.get()
+    online("guest", "Guest").post(f"/t/{table.code}/join/")
+    assert host.post(f"/t/{table.code.lower()}/start/").status_code == 302
+    assert Game.objects.count() == 1

@@ -185,3 +185,14 @@ def test_the_computers_turn_is_played_back_step_by_step(strategy_tables):
     page = client.get(f"/game/{game.id}/").text  # without JavaScript: the story in words
     assert "Perfect computer rolled" in page
     assert re.search(r"Perfect computer scored \d+ points? in", page)
+
+
+def test_the_computer_opens_a_pass_the_phone_game_when_it_sits_first():
+    client = client_for()
+    game = start(client, mode="local", kind_1="beginner", name_2="Ana")
+    game.refresh_from_db()
+    assert game.current_seat == 1
+    assert game.state().cards[0].turns_played == 1
+    page = client.get(f"/game/{game.id}/").text
+    assert "Ana, your turn" in page and "Beginner rolled" in page
+    assert client.post(url(game, "roll"), {"step": game.step, "held": "00000"}).status_code == 302
