@@ -81,9 +81,13 @@ def new_table(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def join_by_code(request: HttpRequest) -> HttpResponse:
-    """The "join with a code" form: go to that table's page."""
+    """The lobby's "join with a code" form: take a seat at that table and show it."""
     code = "".join(request.POST.get("code", "").split()).upper()[:8]
-    return redirect("lobby:table", code=code or "-")
+    try:
+        services.join_table(visitor_id(request), code)
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    return redirect("lobby:table", code=code)
 
 
 @require_GET

@@ -142,6 +142,9 @@ def test_private_table_join_and_start():
     assert guest.post(f"/t/{table.code}/start/").status_code == 403
     by_code = guest.post("/table/join/", {"code": table.code.lower()})
     assert by_code["Location"] == f"/t/{table.code}/"
+    wrong = guest.post("/table/join/", {"code": "NOPE99"})
+    assert wrong.status_code == 404
+    assert "There is no table with that code." in wrong.text
     assert host.post(f"/t/{table.code}/start/").status_code == 302
     game = Game.objects.get()
     assert [s.name for s in game.ordered_seats()] == ["Host", "Guest"]
@@ -150,6 +153,16 @@ def test_private_table_join_and_start():
     refused = late.post(f"/t/{table.code}/join/")
     assert refused.status_code == 409
     assert "already started" in refused.text
+
+
+def test_joining_from_the_lobby_takes_a_seat_at_once():
+    online("host", "Host").post("/table/new/")
+    code = Table.objects.get().code
+    assert (
+        online("guest", "Guest").post("/table/join/", {"code": f" {code.lower()} "}).status_code
+        == 302
+    )
+    assert [s.player.name for s in Table.objects.get().seats.all()] == ["Host", "Guest"]
 
 
 def test_a_table_holds_six():
