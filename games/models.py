@@ -33,7 +33,9 @@ class GameQuerySet(models.QuerySet):
     """Queries on games."""
 
     def of_visitor(self, visitor: str) -> GameQuerySet:
-        """Games in which this browser has a seat, newest first."""
+        """Games in which this browser has a seat, newest first (none without a visitor id)."""
+        if not visitor:  # computer seats have no visitor: "" must not match them
+            return self.none()
         return self.filter(seats__visitor=visitor).distinct().order_by("-updated_at")
 
     def in_progress(self) -> GameQuerySet:

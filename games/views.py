@@ -35,14 +35,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpResponse:
-    visitor = visitor_id(request)
-    games = Game.objects.of_visitor(visitor).prefetch_related("seats") if visitor else []
-    in_progress = [g for g in games if g.status == Game.Status.PLAYING][:5]
+    games = Game.objects.of_visitor(visitor_id(request) or "").prefetch_related("seats")
+    in_progress = list(games.in_progress()[:5])
     for game in in_progress:
         game.summary = presenters.game_summary(game)
     context = {
         "in_progress": in_progress,
-        "finished": [g for g in games if g.status == Game.Status.FINISHED][:5],
+        "finished": list(games.filter(status=Game.Status.FINISHED)[:5]),
         "solo_form": forms_given.get("solo") or SoloGameForm(),
         "computer_form": forms_given.get("computer") or ComputerGameForm(),
         "local_form": forms_given.get("local") or LocalGameForm(),

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import services
 from games.models import Action, AppendOnly, Game
 from games.rules import CATEGORIES
 from tests.factories import VISITOR, act, fill_all_but, make_game
@@ -426,3 +427,10 @@ def test_a_watcher_is_not_told_it_played():
     page = client_for("stranger").get(f"/game/{game.id}/").text
     assert "The player scored 16 points in Chance." in page
     assert "Scored 16" not in page
+
+
+def test_a_new_browser_sees_no_one_elses_games():
+    make_game()
+    services.start_game("someone", ["", ""], mode=Game.Mode.COMPUTER, bots={1: "beginner"})
+    home = Client().get("/").text
+    assert "Continue" not in home and "Recent games" not in home
