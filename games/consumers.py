@@ -83,8 +83,8 @@ def render_game(game_id: str, visitor: str | None, page: dict, parts: list[str])
     if game is None:
         return ""
     with translation.override(page["language"]):
-        context = presenters.game_context(game, visitor) | {"oob": parts, "live": True} | page
-        return "".join(render_to_string(f"games/play.html#{part}", context) for part in parts)
+        context = presenters.game_context(game, visitor) | {"live": True} | page
+        return presenters.render_parts(context, parts)
 
 
 def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -66,7 +67,6 @@ class Player:
     name: str
     card: Scorecard
     is_current: bool
-    is_me: bool
     bot: str
     presence: str = ""  # online games: "online", "away" or "left"
     deadline: datetime | None = None  # when an away player's grace period ends
@@ -174,10 +174,10 @@ def game_context(
             len(seats),
             multiple_yahtzees=game.multiple_yahtzees,
         )
-        news = [describe(log[-1], state, seats, seat)] if log else []
+        news = [describe(log[-1], state, seats, seat)] if log and not error else []
     else:
         state = game.state()
-        news = recent_news(game, state, seats, seat)
+        news = [] if error else recent_news(game, state, seats, seat)
     current = seats[state.current]
     can_play = (
         seat is not None
@@ -186,6 +186,7 @@ def game_context(
         and not current.bot
         and not state.finished
     )
+    coaching = can_play and coach_allowed(game)
     options = state.options() if can_play else {}
     card = state.cards[state.current]
     if select not in options:
@@ -198,7 +199,6 @@ def game_context(
             seat_name(s, solo=solo),
             state.cards[s.position],
             s.position == state.current and not state.finished,
-            bool(visitor) and s.visitor == visitor,
             s.bot,
             **(presence(game, s, state, seat) if online else {}),
         )
@@ -242,18 +242,27 @@ def game_context(
         "round": state.round,
         "upper_target": UPPER_BONUS_THRESHOLD,
         "error": error,
-        "news": [] if error else news,
+        "news": news,
         "next_at": at + 1 if replaying else None,
         "version": at if replaying else game.log_length,
-        "coach": coach_allowed(game) and can_play,
+        "coach": coaching,
         "live": online or seat is None,
         "now": timezone.now(),
         "rematch": rematch_offer(game, seat) if online and state.finished else None,
-        "hint": hint_lines(game, state) if hint and can_play and state.turn.dice else None,
+        "hint": hint_lines(game, state) if hint and coaching and state.turn.dice else None,
         "hint_asked": hint,
-        "odds": odds_lines(state) if coach_allowed(game) and can_play else [],
+        "odds": odds_lines(state) if coaching else [],
         "pause_ms": pause_ms(log[-1].kind if replaying and log else ""),
     }
+
+
+def render_parts(context: dict, parts: list[str], request=None) -> str:
+    """The named fragments of the game page, each marked as an out-of-band swap by id.
+
+    Views answer htmx with them and consumers push them, so both show the same thing.
+    """
+    context = context | {"oob": parts}
+    return "".join(render_to_string(f"games/play.html#{part}", context, request) for part in parts)
 
 
 def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...]) -> str:

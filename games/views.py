@@ -6,7 +6,6 @@ import secrets
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
@@ -244,9 +243,7 @@ def _fragments(
     """Render the named partials of the game page as out-of-band swaps (plus the message line)."""
     if "game" not in names and "messages" not in names:
         names = [*names, "messages"]
-    context = context | {"oob": names}
-    html = "".join(render_to_string(f"games/play.html#{n}", context, request) for n in names)
-    return HttpResponse(html, status=status)
+    return HttpResponse(presenters.render_parts(context, names, request), status=status)
 
 
 def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
