@@ -2,6 +2,10 @@
 
 The embedded default needs nothing set: SQLite and a generated secret key live in the data
 directory (``YAHTZEE_DATA_DIR``, default ``var/`` beside manage.py).
+
+``YAHTZEE_ENV=production`` is for a public host (see docs/deploy.md): it refuses to start
+without ``SECRET_KEY`` and ``ALLOWED_HOSTS`` and turns on HTTPS-only cookies, HSTS and the
+redirect to HTTPS (``YAHTZEE_HTTPS=0`` relaxes those three for a plain-HTTP test host).
 """
 
 from __future__ import annotations
@@ -10,6 +14,9 @@ import os
 import secrets
 from pathlib import Path
 
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -33,11 +40,23 @@ def _local_secret_key() -> str:
     return path.read_text().strip()
 
 
+def _env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+PRODUCTION = os.environ.get("YAHTZEE_ENV", "").strip().lower() == "production"
+if PRODUCTION:
+    for required in ("SECRET_KEY", "ALLOWED_HOSTS"):
+        if not os.environ.get(required, "").strip():
+            raise ImproperlyConfigured(
+                f"YAHTZEE_ENV=production needs {required} in the environment (docs/deploy.md)."
+            )
+
 DEBUG = _env_flag("DEBUG")
 SECRET_KEY = os.environ.get("SECRET_KEY") or _local_secret_key()
-ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
-]
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+# Origins allowed to post forms when they differ from the host (e.g. "https://yahtzee.example").
+CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.sessions",
@@ -55,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.MethodNotAllowedPage",
 ]
@@ -73,25 +93,35 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.template.context_processors.csp",
             ],
         },
     },
 ]
 
-# SQLite tuned for several players at once: WAL lets readers run beside the writer, IMMEDIATE
-# takes the write lock when a transaction starts (no upgrade deadlocks), and a busy timeout
-# makes a second writer wait instead of failing with "database is locked".
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
-        "OPTIONS": {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
+# PostgreSQL (through psycopg 3) when DATABASE_URL is set, e.g.
+# postgres://yahtzee:secret@127.0.0.1:5432/yahtzee. Otherwise SQLite, tuned for several players
+# at once: WAL lets readers run beside the writer, IMMEDIATE takes the write lock when a
+# transaction starts (no upgrade deadlocks), and a busy timeout makes a second writer wait
+# instead of failing with "database is locked".
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=600, conn_health_checks=True
+        )
     }
-}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The browser session is the player's identity: keep it for a year so a game is there to resume.
@@ -117,10 +147,35 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if _env_flag("STATIC_MANIFEST")
+        if _env_flag("STATIC_MANIFEST", default=PRODUCTION)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+# Content Security Policy: scripts only from this site (and only tags that carry this
+# response's nonce), no inline code or eval anywhere; sockets back to this site only.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+X_FRAME_OPTIONS = "DENY"
+
+# A public host behind HTTPS: secure cookies, HSTS and the redirect to HTTPS. The reverse proxy
+# terminates TLS and says so in X-Forwarded-Proto (docs/deploy.md); YAHTZEE_HTTPS=0 turns the
+# three off for a plain-HTTP test host.
+HTTPS = PRODUCTION and _env_flag("YAHTZEE_HTTPS", default=True)
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
 
 # Errors and warnings go to the console (the server's log) whatever DEBUG says.
 LOGGING = {
@@ -130,7 +185,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
-# Live updates: one process shares them in memory; several processes need Redis between them.
+# Live updates: one process shares them in memory; several processes need Redis between them,
+# and then the cache (rate limits) lives there too, so that every process counts the same.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
     "default": {
@@ -140,6 +196,14 @@ CHANNEL_LAYERS = {
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "yahtzee",
+        }
+    }
 
 # Online games: how long a player whose page closed may stay away before the others may go on
 # without them (or end the game).

@@ -1,0 +1,1 @@
+"""Run the site's services and server processes on one machine, on loopback (docs/deploy.md)."""
