@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.flow import _
 from games.forms import clean_name
+from games.locks import serialize_on
 from games.models import Game
 from games.services import ActionRefused, NotFound, StaleAction, start_online_game
 from lobby import notify
@@ -61,6 +62,7 @@ def go_online(visitor: str, raw_name: str) -> Player:
     except ValidationError as error:
         raise ActionRefused(str(error.messages[0])) from None
     with transaction.atomic():
+        serialize_on("name", name.casefold())
         taken = Player.objects.online().filter(name_key=name.casefold()).exclude(visitor=visitor)
         if taken.exists():
             raise ActionRefused(_("Someone online is already called that: choose another name."))
@@ -114,15 +116,17 @@ def challenge(visitor: str | None, opponent_id: int) -> Challenge:
         raise NotFound(_("That player is not online any more."))
     if opponent == player:
         raise ActionRefused(_("You cannot challenge yourself."))
-    pending = Challenge.objects.filter(
-        challenger=player, challenged=opponent, status=Challenge.Status.PENDING,
-        expires_at__gt=timezone.now(),
-    )  # fmt: skip
-    if pending.exists():
-        raise StaleAction(_("You have already challenged that player."))
-    made = Challenge.objects.create(
-        challenger=player, challenged=opponent, expires_at=expires_from_now()
-    )
+    with transaction.atomic():
+        serialize_on("pair", *sorted([player.pk, opponent.pk]))
+        pending = Challenge.objects.filter(
+            challenger=player, challenged=opponent, status=Challenge.Status.PENDING,
+            expires_at__gt=timezone.now(),
+        )  # fmt: skip
+        if pending.exists():
+            raise StaleAction(_("You have already challenged that player."))
+        made = Challenge.objects.create(
+            challenger=player, challenged=opponent, expires_at=expires_from_now()
+        )
     notify.players_changed(player.visitor, opponent.visitor)
     return made
 
@@ -131,14 +135,19 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     """Accept, decline (the challenged player) or cancel (the challenger) a challenge."""
     player = _require_player(visitor)
     with transaction.atomic():
+        found = Challenge.objects.filter(pk=challenge_id).values_list(
+            "challenger_id", "challenged_id"
+        )
+        if not found:
+            raise NotFound(_("There is no such challenge."))
+        # Crossed challenges accepted at once would each lock their own row and then the other's
+        # (a deadlock on PostgreSQL): the two players' answers take turns instead.
+        serialize_on("pair", *sorted(found[0]))
         made = (
             Challenge.objects.select_for_update()
             .select_related("challenger", "challenged")
-            .filter(pk=challenge_id)
-            .first()
+            .get(pk=challenge_id)
         )
-        if made is None:
-            raise NotFound(_("There is no such challenge."))
         mine = made.challenger if verb == "cancel" else made.challenged
         if mine != player:
             raise Forbidden(_("That challenge is not yours to answer."))
@@ -235,6 +244,7 @@ def rematch(visitor: str | None, game: Game) -> Table:
     if game.status != Game.Status.FINISHED:
         raise StaleAction(_("The game is not over yet."))
     with transaction.atomic():
+        serialize_on("rematch", game.pk)  # two first clicks at once make one table, not two
         table = Table.objects.select_for_update().filter(rematch_of=game).first()
         if table is None:
             table = Table.objects.create(host=player, rematch_of=game)

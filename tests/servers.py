@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -14,7 +13,11 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
+
+from stack import services
+from stack.services import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,12 +34,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Server:
     """uvicorn serving the site from ``data_dir``; ``start``/``kill`` may be called repeatedly."""
 
@@ -49,6 +46,9 @@ class Server:
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        if self.env.get("DATABASE_URL"):
+            # On PostgreSQL (scripts/test's second run) each server gets a database of its own.
+            self.env["DATABASE_URL"] = fresh_database(self.env["DATABASE_URL"])
         self.process: subprocess.Popen | None = None
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput"],
@@ -89,6 +89,17 @@ class Server:
         self.kill()
 
 
+def fresh_database(url: str) -> str:
+    """A new empty database beside the one ``url`` names, on the same PostgreSQL server."""
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    name = f"server_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+
+
 class Browser:
     """A minimal cookie-keeping HTTP client that posts forms with their CSRF token."""
 
@@ -122,33 +133,9 @@ def dice_labels(page: str) -> list[str]:
     return re.findall(r'aria-pressed="(true|false)"[^>]*?aria-label="([^"]+)"', page, re.S)
 
 
-class Redis:
-    """A throwaway redis-server on a free loopback port (installed by scripts/test from apt)."""
+class Redis(services.Redis):
+    """A throwaway redis-server, started at once (installed by scripts/test from apt)."""
 
     def __init__(self) -> None:
-        executable = shutil.which("redis-server")
-        if executable is None:
-            raise RuntimeError("redis-server is not installed: scripts/test installs it from apt")
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [executable, "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("redis-server did not start within 10 s")
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(10)
+        super().__init__()
+        self.start()
