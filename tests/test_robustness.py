@@ -11,27 +11,44 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from games import services
 from games.models import Game
 from games.rules import CATEGORIES
 from games.services import roll_dice
+from lobby.models import Player
 from tests.factories import VISITOR, make_game
 from tests.servers import Browser, Server
 from tests.test_views import client_for
 
 HTMX = {"HX-Request": "true"}
+WHO = st.integers(0, 2)  # which seat acts; past the last seat, the stranger
 
 
 class PlayOverHttp(RuleBasedStateMachine):
-    """Legal, illegal, stale and foreign actions in any order: never a 5xx, log == state."""
+    """Legal, illegal, stale and foreign actions from any seat in any order: never a 5xx, and
+    the stored state always equals a replay of the log.
 
-    @initialize()
-    def new_game(self):
-        self.game = make_game()
-        self.owner = client_for(VISITOR)
-        self.stranger = client_for("stranger")
+    The game is a solo game or a two-seat online game; the actors are its seats plus a
+    stranger with no seat (so foreign and out-of-turn actions come up all the time).
+    """
+
+    @initialize(online=st.booleans())
+    def new_game(self, online):
+        if online:
+            players = [
+                Player.objects.get_or_create(visitor=v, defaults={"name": v, "name_key": v})[0]
+                for v in ("ana", "bo")
+            ]
+            self.game = services.start_online_game(players)
+            visitors = ["ana", "bo"]
+        else:
+            self.game = make_game()
+            visitors = [VISITOR]
+        self.clients = [client_for(v) for v in [*visitors, "stranger"]]
         self.statuses = []
 
-    def post(self, client, kind, data, htmx):
+    def post(self, who, kind, data, htmx):
+        client = self.clients[who % len(self.clients)]
         response = client.post(f"/game/{self.game.id}/{kind}/", data, headers=HTMX if htmx else {})
         self.statuses.append(response.status_code)
         assert response.status_code < 500, response.content[:500]
@@ -40,29 +57,33 @@ class PlayOverHttp(RuleBasedStateMachine):
         self.game.refresh_from_db()
         return self.game.step - 1 if stale else self.game.step
 
-    @rule(stale=st.booleans(), htmx=st.booleans(), seen=st.sampled_from(["", "00000", "11111"]))
-    def roll(self, stale, htmx, seen):
+    @rule(
+        who=WHO,
+        stale=st.booleans(),
+        htmx=st.booleans(),
+        seen=st.sampled_from(["", "00000", "11111"]),
+    )
+    def roll(self, who, stale, htmx, seen):
         data = {"step": self.step(stale)}
         if seen:
             data["held"] = seen
-        self.post(self.owner, "roll", data, htmx)
+        self.post(who, "roll", data, htmx)
 
     @rule(
+        who=WHO,
         die=st.sampled_from(["0", "3", "4", "5", "-1", "x", ""]),
         held=st.sampled_from(["0", "1", "2"]),
     )
-    def hold(self, die, held):
-        self.post(self.owner, "hold", {"step": self.step(False), "die": die, "held": held}, True)
+    def hold(self, who, die, held):
+        self.post(who, "hold", {"step": self.step(False), "die": die, "held": held}, True)
 
-    @rule(box=st.sampled_from([*CATEGORIES, "sevens", ""]), stale=st.booleans())
-    def score(self, box, stale):
-        self.post(self.owner, "score", {"step": self.step(stale), "box": box}, False)
+    @rule(who=WHO, box=st.sampled_from([*CATEGORIES, "sevens", ""]), stale=st.booleans())
+    def score(self, who, box, stale):
+        self.post(who, "score", {"step": self.step(stale), "box": box}, False)
 
-    @rule(kind=st.sampled_from(["roll", "hold", "score"]))
-    def foreign(self, kind):
-        self.post(
-            self.stranger, kind, {"step": self.step(False), "box": "chance", "die": "0"}, True
-        )
+    @rule(who=WHO, seat=st.sampled_from(["0", "1", "2", "x"]), end=st.booleans())
+    def leave_out(self, who, seat, end):
+        self.post(who, "leave-out", {"seat": seat, **({"end": "1"} if end else {})}, True)
 
     @invariant()
     def log_replays_to_the_stored_state(self):
@@ -75,7 +96,7 @@ class PlayOverHttp(RuleBasedStateMachine):
 @pytest.mark.django_db
 def test_random_action_sequences_over_http():
     machine = PlayOverHttp.TestCase
-    machine.settings = hypothesis_settings(max_examples=25, stateful_step_count=30, deadline=None)
+    machine.settings = hypothesis_settings(max_examples=30, stateful_step_count=30, deadline=None)
     machine().runTest()
 
 
