@@ -434,3 +434,17 @@ def test_a_new_browser_sees_no_one_elses_games():
     services.start_game("someone", ["", ""], mode=Game.Mode.COMPUTER, bots={1: "beginner"})
     home = Client().get("/").text
     assert "Continue" not in home and "Recent games" not in home
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_strict_content_security_policy():
+    response = client_for().get("/")
+    policy = response["Content-Security-Policy"]
+    nonce = re.search(r"'nonce-([^']+)'", policy)[1]
+    assert "script-src 'self' 'nonce-" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "frame-ancestors 'none'" in policy
+    scripts = re.findall(r"<script[^>]*>", response.text)
+    assert scripts and all(f'nonce="{nonce}"' in tag and "src=" in tag for tag in scripts)
+    # A new nonce for every response.
+    assert nonce not in client_for().get("/")["Content-Security-Policy"]

@@ -31,3 +31,28 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture
 def base(live_server) -> str:
     return live_server.url
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations(monkeypatch):
+    """Every page of every browser test runs under the site's Content Security Policy: anything
+    it blocks (an inline script, an eval, a foreign host) shows in the console and fails the test.
+    """
+    from playwright.sync_api import Browser
+
+    blocked: list[str] = []
+
+    def watch(message) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(f"{message.location.get('url')}: {message.text}")
+
+    new_context = Browser.new_context
+
+    def new_watched_context(self, *args, **kwargs):
+        context = new_context(self, *args, **kwargs)
+        context.on("console", watch)
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", new_watched_context)
+    yield
+    assert not blocked, "\n".join(blocked)

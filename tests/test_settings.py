@@ -1,0 +1,50 @@
+"""Production settings come from the environment and pass Django's deployment checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.servers import ROOT
+
+PRODUCTION = {
+    "YAHTZEE_ENV": "production",
+    "SECRET_KEY": "a-production-secret-that-is-long-and-random-enough-0123456789abcdefghijk",
+    "ALLOWED_HOSTS": "yahtzee.example",
+}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "YAHTZEE_HTTPS"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT, env=base | env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_deploy_check_is_clean_in_production():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = PRODUCTION | {"SECRET_KEY": ""}
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert "YAHTZEE_ENV=production needs SECRET_KEY" in result.stderr
+
+
+def test_plain_http_test_host_relaxes_only_the_https_settings():
+    code = (
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, "
+        "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.DEBUG, bool(s.SECURE_CSP))"
+    )
+    relaxed = manage("shell", "-c", code, **PRODUCTION, YAHTZEE_HTTPS="0")
+    assert relaxed.stdout.splitlines()[-1].split() == ["False", "False", "0", "False", "True"]
+    strict = manage("shell", "-c", code, **PRODUCTION)
+    assert strict.stdout.splitlines()[-1].split() == ["True", "True", "31536000", "False", "True"]
+    # And the relaxed host is exactly what the deployment check warns about.
+    warned = manage("check", "--deploy", **PRODUCTION, YAHTZEE_HTTPS="0")
+    assert "security.W008" in warned.stderr + warned.stdout
