@@ -65,10 +65,16 @@ INSTALLED_APPS = [
     "games",
     "lobby",
 ]
+# The load benchmark's reference action (benchref/, benchmarks/bench_load.py), only when asked for.
+if _env_flag("YAHTZEE_BENCH_REFERENCE"):
+    INSTALLED_APPS.append("benchref")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and fragments gzipped (static files come pre-compressed from whitenoise). Django pads
+    # each gzip stream with random bytes against BREACH; CSRF tokens are masked per response too.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
