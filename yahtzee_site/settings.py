@@ -110,11 +110,15 @@ TEMPLATES = [
 # at once: WAL lets readers run beside the writer, IMMEDIATE takes the write lock when a
 # transaction starts (no upgrade deadlocks), and a busy timeout makes a second writer wait
 # instead of failing with "database is locked".
+# Each process keeps a small pool of PostgreSQL connections shared by its threads (an ASGI
+# process runs sync code in several threads; persistent per-thread connections would pile up
+# until PostgreSQL refuses more clients). DATABASE_POOL_SIZE caps the pool of one process.
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {
-        "default": dj_database_url.parse(
-            os.environ["DATABASE_URL"], conn_max_age=600, conn_health_checks=True
-        )
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
+        "timeout": 20,
     }
 else:
     DATABASES = {

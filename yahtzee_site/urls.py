@@ -1,3 +1,4 @@
+from django.apps import apps
 from django.urls import include, path
 
 urlpatterns = [
@@ -5,6 +6,9 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("lobby.urls")),
 ]
+# The load benchmark's reference action, when settings installed it (YAHTZEE_BENCH_REFERENCE=1).
+if apps.is_installed("benchref"):
+    urlpatterns.append(path("", include("benchref.urls")))
 
 handler404 = "games.views.page_not_found"
 handler500 = "games.views.server_error"

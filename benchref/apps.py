@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class BenchrefConfig(AppConfig):
+    """The reference action of the load benchmark; never installed in a real deployment."""
+
+    name = "benchref"
+    verbose_name = "Load benchmark reference"

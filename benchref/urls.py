@@ -1,0 +1,8 @@
+from django.urls import path
+
+from benchref import views
+
+app_name = "benchref"
+urlpatterns = [
+    path("bench/reference/<int:slot>/", views.reference, name="reference"),
+]
