@@ -39,7 +39,7 @@ def wait_for_port(port: int, process: subprocess.Popen | None = None, timeout: f
     raise RuntimeError(f"nothing listened on port {port} within {timeout:.0f} s")
 
 
-def _pg_binary(name: str) -> str:
+def pg_binary(name: str) -> str:
     found = shutil.which(name)
     if found:
         return found
@@ -67,13 +67,13 @@ class Postgres:
         subprocess.run([*self.as_postgres, *command], check=True, capture_output=True)
 
     def start(self) -> Postgres:
-        self._run(_pg_binary("initdb"), "-D", str(self.data), "-U", self.user,
+        self._run(pg_binary("initdb"), "-D", str(self.data), "-U", self.user,
                   "--auth=trust", "--encoding=UTF8", "--no-instructions")  # fmt: skip
         options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1"
         if not self.durable:
             # A throwaway cluster: skip the disk flushes that make start-up and tests slow.
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run(_pg_binary("pg_ctl"), "-D", str(self.data), "-o", options,
+        self._run(pg_binary("pg_ctl"), "-D", str(self.data), "-o", options,
                   "-l", str(self.directory / "log"), "-w", "start")  # fmt: skip
         return self
 
@@ -90,7 +90,7 @@ class Postgres:
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError, RuntimeError):
-            self._run(_pg_binary("pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+            self._run(pg_binary("pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def __enter__(self) -> Postgres:

@@ -152,12 +152,13 @@ STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 # Hashed, compressed files need a collectstatic run first (the serve command does it and sets
 # STATIC_MANIFEST=1); without one (tests, development) whitenoise serves from the finders.
-WHITENOISE_USE_FINDERS = True
+STATIC_MANIFEST = _env_flag("STATIC_MANIFEST", default=PRODUCTION)
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if _env_flag("STATIC_MANIFEST", default=PRODUCTION)
+        if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
