@@ -1,23 +1,33 @@
 """Live updates of a game: every open page of it (seats and watchers) gets the changed fragments.
 
-One group per game, ``game-<id>``. A consumer renders the fragments for its own visitor (only a
-seat whose turn it is gets controls) with the same partials as the views, and keeps its seat
-marked present while the page is open; the others see "away" with the grace countdown otherwise.
+One group per game, ``game-<id>``. Right after a move commits, the process that applied it
+renders the redraw of each other seat with an open page (only a seat whose turn it is gets
+controls), then the watchers' one, with the same partials as the views, and sends them in group
+messages: consumers only forward them. A page that finds no redraw of its own in the messages
+(another language, presence changes) renders it, once per process for all the pages that see
+the same. Consumers also keep their seat marked present while the page is open; the others see
+"away" with the grace countdown otherwise.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import secrets
+import threading
+from collections.abc import Iterable
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.html import format_html
 
 from games import presenters
 from games.models import Game, Seat
@@ -25,7 +35,7 @@ from games.models import Game, Seat
 HEARTBEAT_SECONDS = 20
 # A page opening or closing changes only the status (who is here, the away countdown): redrawing
 # more would wipe a box the player to move has just selected.
-PRESENCE_CHANGED = {"type": "game.changed", "parts": ["status"]}
+PRESENCE_PARTS = ["status"]
 PRESENCE_WINDOW = timedelta(seconds=60)
 
 
@@ -42,15 +52,138 @@ def broadcast(group: str, message: dict) -> None:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        async_to_sync(layer.group_send)(group, message)
+        pass
     else:
         # Sync code running on an event loop's thread (a sync test driving a browser): schedule it.
         asyncio.ensure_future(layer.group_send(group, message))
+        return
+    if isinstance(layer, InMemoryChannelLayer):
+        # One process: the consumers run on the server's event loop, which async_to_sync finds.
+        async_to_sync(_deliver)(layer, group, message)
+    else:
+        # Redis: async_to_sync would start a new loop, and so a new connection, for every message
+        # (5-8 ms from a WSGI worker); a loop kept for the process keeps its connection open.
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender()).result()
 
 
-def game_changed(game_id: str, parts: tuple[str, ...] = ("game",)) -> None:
-    """Tell every page open on this game to redraw these parts (call after the commit)."""
-    broadcast(group_name(game_id), {"type": "game.changed", "parts": list(parts)})
+_sending: tuple[int, asyncio.AbstractEventLoop] | None = None
+_sending_lock = threading.Lock()
+
+
+def _sender() -> asyncio.AbstractEventLoop:
+    """This process's event loop for sending to Redis from sync code, started on first use."""
+    global _sending
+    with _sending_lock:
+        if _sending is None or _sending[0] != os.getpid():  # none yet, or a forked copy
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="channel-sender", daemon=True).start()
+            _sending = (os.getpid(), loop)
+        return _sending[1]
+
+
+# Turns of the event loop that a send from sync code waits for after it: see ``_deliver``.
+DELIVERY_TURNS = 8
+
+
+async def _deliver(layer, group: str, message: dict) -> None:
+    """Send a message, then let the consumers of this process forward it before returning.
+
+    On one server process (the in-memory layer) the consumers run on the loop this is sent on,
+    while the thread that sent it goes on rendering the mover's own answer: without these few
+    turns the loop would wait for that thread to let go of the GIL (5 ms switch interval) before
+    the other pages got their push.
+    """
+    await layer.group_send(group, message)
+    for _ in range(DELIVERY_TURNS):
+        await asyncio.sleep(0)
+
+
+# Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
+# the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
+# The message names it, so a process can fill what another one rendered.
+CSRF_SLOT = secrets.token_hex(16)
+
+
+def game_changed(
+    game_id: str,
+    parts: Iterable[str] = ("game",),
+    onlookers: Iterable[str] | None = None,
+    *,
+    game: Game | None = None,
+    mover: str | None = None,
+) -> None:
+    """Tell every page open on this game to redraw these parts (call after the commit).
+
+    ``onlookers``: the parts that change on pages that cannot play now (by default ``parts``).
+    With ``game`` (as just committed), the redraws of the other seats that have a page open, then
+    the watchers' (if the game has any), are rendered here in the active language, and each is
+    sent as soon as it is ready: their consumers only forward them. Pages in another language and
+    the mover's own other pages render their own, once per process.
+    """
+    message = {
+        "type": "game.changed",
+        "parts": list(parts),
+        "onlookers": list(parts if onlookers is None else onlookers),
+        "event": secrets.token_hex(8),
+    }
+    if game is None:
+        broadcast(group_name(game_id), message)
+        return
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    seats = game.ordered_seats()
+    message |= {"seated": sorted({s.visitor for s in seats if s.visitor}), "csrf": CSRF_SLOT}
+    open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
+    here = [visitor for visitor in open_pages if visitor != mover]
+    if cache.get(watched_key(game_id)):
+        here.append("")  # the watchers' redraw: they all see the same
+    if mover in open_pages and isinstance(get_channel_layer(), InMemoryChannelLayer):
+        # One process: the mover's consumer would render on the thread that is still answering
+        # the mover, delaying that answer; render it here instead, once the others have theirs.
+        # (Through Redis, the socket process renders it while this one answers.)
+        here.append(mover)
+    if not here:
+        broadcast(group_name(game_id), message)
+    keys = [view_key(visitor, language) for visitor in here]
+    page = {"language": language, "csrf_token": CSRF_SLOT}
+    for done, visitor in enumerate(here, start=1):
+        with translation.override(language):
+            html = render_context(game, visitor, page, message)
+        # "pending": the pages whose redraw follows in a later message of this move.
+        views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
+        broadcast(group_name(game_id), message | views)
+
+
+def watched_key(game_id: str) -> str:
+    """The cache key that says a game has watchers (kept fresh by their pages)."""
+    return f"watched-{game_id}"
+
+
+def view_key(visitor: str, language: str) -> str:
+    """Which pages see the same redraw: a seat's in a language, or a watcher's (visitor "")."""
+    return f"{visitor}|{language}"
+
+
+def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
+    """The parts the message names as this visitor sees the game, as out-of-band swaps."""
+    context = presenters.game_context(game, visitor) | {"live": True} | page
+    parts = message.get("parts", ["game"])
+    if not context["can_play"]:
+        parts = message.get("onlookers", parts)
+    return presenters.render_parts(context, parts)
+
+
+def csrf_input(token: str) -> str:
+    """The hidden field that ``{% csrf_token %}`` renders for this token."""
+    if not token:
+        return ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+
+
+def fill_csrf(html: str, slot: str | None, token: str) -> str:
+    """A shared redraw with this page's own CSRF token in its forms."""
+    if not slot:
+        return html
+    return html.replace(csrf_input(slot), csrf_input(token))
 
 
 def language_of(scope: dict) -> str:
@@ -77,14 +210,21 @@ def page_of(scope: dict) -> dict:
     }
 
 
-def render_game(game_id: str, visitor: str | None, page: dict, parts: list[str]) -> str:
-    """These parts of the game page as this visitor should see them now, as out-of-band swaps."""
+def render_game(game_id: str, visitor: str | None, page: dict, message: dict) -> str:
+    """The parts a message names as this visitor should see them now, as out-of-band swaps.
+
+    ``page`` gives the language and the token that forms carry.
+    """
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return ""
     with translation.override(page["language"]):
-        context = presenters.game_context(game, visitor) | {"live": True} | page
-        return presenters.render_parts(context, parts)
+        return render_context(game, visitor, page, message)
+
+
+def is_watching(game_id: str, visitor: str | None) -> bool:
+    """True if this visitor has no seat in the game: their pages only watch."""
+    return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
 def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
@@ -108,8 +248,16 @@ def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
     return False
 
 
+# Redraws rendered by this process's consumers, by (event, view), shared by the pages that see the
+# same; only the latest few are kept (a message reaches every page of a process at once).
+_renders: dict[tuple[str, str], asyncio.Future] = {}
+RENDERS_KEPT = 64
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     """One open game page: pushes redrawn fragments, keeps the seat present."""
+
+    served: str | None = None  # the move (event) this page was last sent
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -121,11 +269,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.visitor:  # to be sent on to a rematch when it starts
             await self.channel_layer.group_add(f"player-{self.visitor}", self.channel_name)
         await self.accept()
+        self.watching = await database_sync_to_async(is_watching)(self.game_id, self.visitor)
+        await self._keep_watched()
         # A move made between the page load and this connection would be missed: catch up now
         # (the page drops it when it already shows this version).
         await self.game_changed({"parts": ["game"]})
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, +1):
-            await self.channel_layer.group_send(self.group, PRESENCE_CHANGED)
+            await self.presence_changed()
         self.heartbeat = asyncio.create_task(self._keep_present())
 
     async def disconnect(self, code: int) -> None:
@@ -134,15 +284,47 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.visitor:
             await self.channel_layer.group_discard(f"player-{self.visitor}", self.channel_name)
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, -1):
-            await self.channel_layer.group_send(self.group, PRESENCE_CHANGED)
+            await self.presence_changed()
+
+    async def presence_changed(self) -> None:
+        message = {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}
+        await self.channel_layer.group_send(self.group, message)
 
     async def game_changed(self, event: dict) -> None:
-        parts = event.get("parts", ["game"])
-        html = await database_sync_to_async(render_game)(
-            self.game_id, self.visitor, self.page, parts
-        )
+        """Forward this page's redraw from the message, or render it when the message has none."""
+        if event.get("event") is not None and event["event"] == self.served:
+            return  # a later message of a move this page has already been sent
+        seated = event.get("seated")
+        if seated is not None and self.visitor not in seated:
+            key = view_key("", self.page["language"])  # a watcher: one redraw for them all
+        else:
+            key = view_key(self.visitor or "", self.page["language"])
+        if key in event.get("pending", ()):
+            return  # the mover's process sends it in a later message of this move
+        html = event.get("views", {}).get(key)
+        slot = event.get("csrf")
+        if html is None:
+            html, slot = await self._render(event, key), CSRF_SLOT
+        self.served = event.get("event")
         if html:
-            await self.send(text_data=html)
+            await self.send(text_data=fill_csrf(html, slot, self.page["csrf_token"]))
+
+    async def _render(self, event: dict, key: str) -> str:
+        """Render this page's redraw, once for all the pages of this process that see the same."""
+        visitor = key.partition("|")[0] or None
+        page = self.page | {"csrf_token": CSRF_SLOT}
+        render = database_sync_to_async(render_game)
+        if event.get("event") is None:  # the catch-up of a page that just connected
+            return await render(self.game_id, visitor, page, event)
+        shared = (event["event"], key)
+        task = _renders.get(shared)
+        if task is None:
+            task = _renders[shared] = asyncio.ensure_future(
+                render(self.game_id, visitor, page, event)
+            )
+            while len(_renders) > RENDERS_KEPT:
+                del _renders[next(iter(_renders))]
+        return await task
 
     async def navigate(self, event: dict) -> None:
         if event.get("rematch_of") != self.game_id:
@@ -158,3 +340,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             await database_sync_to_async(mark_present)(self.game_id, self.visitor, 0)
+            await self._keep_watched()
+
+    async def _keep_watched(self) -> None:
+        """A watcher's page: have the process that applies a move render the watchers' redraw."""
+        if self.watching:
+            await cache.aset(watched_key(self.game_id), True, PRESENCE_WINDOW.total_seconds())

@@ -137,7 +137,7 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
         log = _Log(game)
         log.record(seat.position, "end" if end else "forfeit", {"seat": absent})
         log.save()
-    notify_game(game.id)
+        notify_game(game.id, game=game, mover=visitor)
     return game
 
 
@@ -146,18 +146,39 @@ CHANGED_PARTS = {
     "roll": ("dice", "coach", "card", "status", "messages"),
     "hold": ("dice", "coach", "messages"),
 }
+# The pages that cannot play now (the other seats, watchers) show no box previews and no coach:
+# until a box is scored, only their dice and message line change.
+ONLOOKERS_SEE = {"roll": ("dice", "messages"), "hold": ("dice", "messages")}
 
 
-def changed_parts(kind: str) -> tuple[str, ...]:
-    """The page fragments a move of this kind changes (the whole game area by default)."""
+def changed_parts(kind: str, *, onlooker: bool = False) -> tuple[str, ...]:
+    """The page fragments a move of this kind changes (the whole game area by default).
+
+    ``onlooker``: on a page that cannot play now.
+    """
+    if onlooker and kind in ONLOOKERS_SEE:
+        return ONLOOKERS_SEE[kind]
     return CHANGED_PARTS.get(kind, ("game",))
 
 
-def notify_game(game_id: str, parts: tuple[str, ...] = ("game",)) -> None:
-    """Tell every page open on this game (seats and watchers) that it changed, after commit."""
+def notify_game(
+    game_id: str,
+    parts: tuple[str, ...] = ("game",),
+    *,
+    onlookers: tuple[str, ...] | None = None,
+    game: Game | None = None,
+    mover: str | None = None,
+) -> None:
+    """Tell every page open on this game (seats and watchers) that it changed, after commit.
+
+    ``parts`` are the fragments to redraw, ``onlookers`` those of pages that cannot play (by
+    default the same). Given the ``game`` a move was applied to, the redraws are rendered here,
+    once per seat with an open page and once for the watchers, right after the commit: before
+    the mover's own answer, and not in each socket.
+    """
     from games.consumers import game_changed
 
-    transaction.on_commit(lambda: game_changed(game_id, parts))
+    transaction.on_commit(lambda: game_changed(game_id, parts, onlookers, game=game, mover=mover))
 
 
 def perform(
@@ -187,7 +208,11 @@ def perform(
         log.record(seat.position, kind, _payload(kind, params, log.state.turn, roll))
         _play_computer_turns(log, roll)
         log.save()
-    notify_game(game.id, changed_parts(kind) if len(log.actions) == 1 else ("game",))
+        if len(log.actions) == 1:
+            parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
+        else:  # the computer's turns followed: redraw everything
+            parts = onlookers = ("game",)
+        notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor)
     return game
 
 

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import services
+from games import consumers, services
 from games.models import Seat
 from lobby.models import Player
 from yahtzee_site.asgi import application
@@ -26,9 +26,10 @@ def session_for(visitor: str | None) -> str:
     return session.session_key
 
 
-async def connect(path: str, visitor: str | None) -> WebsocketCommunicator:
+async def connect(path: str, visitor: str | None, cookies: str = "") -> WebsocketCommunicator:
     key = await session_for(visitor)
-    headers = [(b"cookie", f"sessionid={key}".encode()), (b"origin", b"http://localhost")]
+    cookie = f"sessionid={key}; {cookies}" if cookies else f"sessionid={key}"
+    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected
@@ -70,19 +71,110 @@ async def test_a_move_reaches_the_other_seat_and_watchers_see_no_controls():
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [6, 6, 6, 2, 1]
     )
     to_bo = await receive_containing(bo, "Ana rolled")
-    # A roll redraws the dice, the card, the status and the message line: no more.
-    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', to_bo) == [
-        "dice", "coach", "card", "status", "messages"
-    ]  # fmt: skip
+    # On the pages that cannot play, a roll changes only the dice and the message line.
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', to_bo) == ["dice", "messages"]
     assert 'aria-label="Die 1: 6"' in to_bo
     assert "Ana is playing" in to_bo
     assert 'id="roll-button"' not in to_bo  # not Bo's turn
     to_ana = await receive_containing(ana, "rolled 6 6 6 2 1")
+    # The mover's page: the dice, the card's previews, the status and the message line.
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', to_ana) == [
+        "dice", "coach", "card", "status", "messages"
+    ]  # fmt: skip
     assert 'id="roll-button"' in to_ana
     to_watcher = await receive_containing(watcher, "rolled 6 6 6 2 1")
     assert 'aria-label="Die 1: 6"' in to_watcher
     assert "<form" not in to_watcher and "csrfmiddlewaretoken" not in to_watcher
     for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
+async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=ana" + "a" * 29)
+    bo = await connect(f"/ws/game/{game.id}/", "bo", "csrftoken=bob" + "b" * 29)
+    for socket in (ana, bo):
+        await drain(socket)
+    perform = database_sync_to_async(services.perform)
+    await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
+    await perform(game.id, "ana", "score", {"box": "fives"}, 1)
+    to_bo = await receive_containing(bo, "Ana scored 25 points in Fives.")
+    assert 'id="roll-button"' in to_bo  # Bo's turn now: his page has the controls
+    assert to_bo.count('name="csrfmiddlewaretoken" value="bob' + "b" * 29 + '"') == 6
+    assert consumers.CSRF_SLOT not in to_bo and "ana" + "a" * 29 not in to_bo
+    to_ana = await receive_containing(ana, "Ana scored 25 points in Fives.")
+    assert 'id="roll-button"' not in to_ana and consumers.CSRF_SLOT not in to_ana
+    for socket in (ana, bo):
+        await socket.disconnect()
+
+
+async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monkeypatch):
+    rendered = []
+    render_game = consumers.render_game
+
+    def counted(game_id, visitor, page, message):
+        rendered.append(visitor)
+        return render_game(game_id, visitor, page, message)
+
+    game = await new_online_game()
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    watchers = [await connect(f"/ws/game/{game.id}/", None) for _ in range(3)]
+    for socket in (bo, *watchers):
+        await drain(socket)
+    monkeypatch.setattr(consumers, "render_game", counted)
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
+    )
+    await receive_containing(bo, "Ana rolled 1 2 3 4 5.")
+    for watcher in watchers:
+        to_watcher = await receive_containing(watcher, "Ana rolled 1 2 3 4 5.")
+        assert "<form" not in to_watcher
+    # Bo's redraw and the watchers' were rendered by the process that applied the move.
+    assert rendered == []
+    for socket in (bo, *watchers):
+        await socket.disconnect()
+
+
+async def test_pages_in_another_language_render_their_redraw_once_per_view(monkeypatch):
+    rendered = []
+    render_game = consumers.render_game
+
+    def counted(game_id, visitor, page, message):
+        rendered.append(visitor)
+        return render_game(game_id, visitor, page, message)
+
+    game = await new_online_game()
+    path = f"/ws/game/{game.id}/"
+    bo = await connect(path, "bo", "django_language=es")
+    watchers = [await connect(path, None, "django_language=es") for _ in range(2)]
+    for socket in (bo, *watchers):
+        await drain(socket)
+    monkeypatch.setattr(consumers, "render_game", counted)
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [6, 5, 4, 3, 2]
+    )
+    for socket in (bo, *watchers):
+        await receive_containing(socket, "Tirada de Ana: 6 5 4 3 2.")
+    assert sorted(rendered, key=str) == [None, "bo"]  # the two watchers share one
+    for socket in (bo, *watchers):
+        await socket.disconnect()
+
+
+async def test_the_movers_other_page_gets_the_redraw_with_the_controls():
+    game = await new_online_game()
+    first = await connect(f"/ws/game/{game.id}/", "ana")
+    second = await connect(f"/ws/game/{game.id}/", "ana")
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    perform = database_sync_to_async(services.perform)
+    await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)
+    for socket in (first, second, bo):
+        await drain(socket)
+    await perform(game.id, "ana", "hold", {"die": 2, "held": True}, 1)
+    for page in (first, second):
+        update = await receive_containing(page, "Die 3 held.")
+        assert 'id="roll-button"' in update
+    assert await drain(first) == []  # one redraw per move and page
+    for socket in (first, second, bo):
         await socket.disconnect()
 
 
