@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import hashlib
 import re
 import statistics
 import sys
@@ -38,6 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers import Browser, Server  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def tab_of(cookies: str) -> str:
+    """The name of the one game page a player has open (as the page's ws-connect URL has it)."""
+    return hashlib.sha1(cookies.encode()).hexdigest()[:12]
 
 
 class Http:
@@ -55,7 +61,7 @@ class Http:
         body = urllib.parse.urlencode(data).encode() if data is not None else b""
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nCookie: {self.cookies}\r\n"
-            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
+            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\nX-Tab: {tab_of(self.cookies)}\r\n"
         )
         if data is not None:
             head += "Content-Type: application/x-www-form-urlencoded\r\n"
@@ -126,7 +132,7 @@ def start_game(bases: list[str], number: int) -> tuple[str, list[Browser]]:
 
 
 async def connect(base: str, game_id: str, cookies: str) -> Socket:
-    url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/"
+    url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={tab_of(cookies)}"
     headers = {"Cookie": cookies, "Origin": base}
     return Socket(await websockets.connect(url, additional_headers=headers))
 

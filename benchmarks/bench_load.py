@@ -188,6 +188,8 @@ class Visitor:
         self.base, self.netloc = base, url.netloc
         self.connection = Connection(url.hostname, url.port or 80)
         self.cookies: dict[str, str] = {}
+        # The game page this browser has open: its socket and its posts name it, as a page does.
+        self.tab = secrets.token_hex(6)
 
     def cookie_header(self) -> str:
         return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -213,7 +215,7 @@ class Visitor:
             if "csrftoken" in self.cookies:
                 lines.append(f"X-CSRFToken: {self.cookies['csrftoken']}")
         if htmx:
-            lines.append("HX-Request: true")
+            lines += ["HX-Request: true", f"X-Tab: {self.tab}"]
         raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
         response = await self.connection.exchange(raw, head_only=method == "HEAD")
         for name, value in response.headers:
@@ -306,7 +308,7 @@ class Seat:
         self.expected: list[tuple[float, int, str]] = []  # other seat's moves: (sent, version)
 
     async def open_socket(self, base: str, game_id: str) -> None:
-        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/"
+        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={self.visitor.tab}"
         headers = {"Cookie": self.visitor.cookie_header(), "User-Agent": "bench_load"}
         self.socket = await connect(url, origin=base, additional_headers=headers, open_timeout=10)
         self.listener = asyncio.create_task(self._listen())

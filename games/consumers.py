@@ -17,6 +17,7 @@ import secrets
 import threading
 from collections.abc import Iterable
 from datetime import timedelta
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -111,6 +112,7 @@ def game_changed(
     *,
     game: Game | None = None,
     mover: str | None = None,
+    tab: str | None = None,
 ) -> None:
     """Tell every page open on this game to redraw these parts (call after the commit).
 
@@ -125,6 +127,7 @@ def game_changed(
         "parts": list(parts),
         "onlookers": list(parts if onlookers is None else onlookers),
         "event": secrets.token_hex(8),
+        "tab": tab,  # the page that made the move: its answer already shows it
     }
     if game is None:
         broadcast(group_name(game_id), message)
@@ -136,7 +139,9 @@ def game_changed(
     here = [visitor for visitor in open_pages if visitor != mover]
     if cache.get(watched_key(game_id)):
         here.append("")  # the watchers' redraw: they all see the same
-    if mover in open_pages and isinstance(get_channel_layer(), InMemoryChannelLayer):
+    mover_pages = next((s.connections for s in seats if s.visitor == mover), 0)
+    other_tabs = mover_pages > (1 if tab else 0)
+    if other_tabs and isinstance(get_channel_layer(), InMemoryChannelLayer):
         # One process: the mover's consumer would render on the thread that is still answering
         # the mover, delaying that answer; render it here instead, once the others have theirs.
         # (Through Redis, the socket process renders it while this one answers.)
@@ -264,6 +269,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
         self.page = page_of(self.scope)
+        self.tab = parse_qs(self.scope.get("query_string", b"").decode()).get("tab", [""])[0]
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts
@@ -294,6 +300,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Forward this page's redraw from the message, or render it when the message has none."""
         if event.get("event") is not None and event["event"] == self.served:
             return  # a later message of a move this page has already been sent
+        if event.get("tab") and event["tab"] == self.tab:
+            self.served = event["event"]
+            return  # this page made the move: its answer showed it
         seated = event.get("seated")
         if seated is not None and self.visitor not in seated:
             key = view_key("", self.page["language"])  # a watcher: one redraw for them all

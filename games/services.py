@@ -168,6 +168,7 @@ def notify_game(
     onlookers: tuple[str, ...] | None = None,
     game: Game | None = None,
     mover: str | None = None,
+    tab: str | None = None,
 ) -> None:
     """Tell every page open on this game (seats and watchers) that it changed, after commit.
 
@@ -178,7 +179,9 @@ def notify_game(
     """
     from games.consumers import game_changed
 
-    transaction.on_commit(lambda: game_changed(game_id, parts, onlookers, game=game, mover=mover))
+    transaction.on_commit(
+        lambda: game_changed(game_id, parts, onlookers, game=game, mover=mover, tab=tab)
+    )
 
 
 def perform(
@@ -189,8 +192,11 @@ def perform(
     step: int | None,
     *,
     roll: Callable[[int], list[int]] = roll_dice,
+    tab: str | None = None,
 ) -> Game:
     """Apply one action by ``visitor`` to the game, at most once, and log it.
+
+    ``tab`` names the page that asked (its answer shows the move, so its socket need not).
 
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
@@ -212,7 +218,7 @@ def perform(
             parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
         else:  # the computer's turns followed: redraw everything
             parts = onlookers = ("game",)
-        notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor)
+        notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
     return game
 
 

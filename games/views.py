@@ -96,6 +96,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return _fragments(request, context, changed)
+    context["tab"] = secrets.token_urlsafe(8)
     return render(request, "games/play.html", context)
 
 
@@ -105,7 +106,8 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     try:
         params = _action_params(kind, request.POST)
         step = _int_or_none(request.POST.get("step"))
-        game = services.perform(game_id, visitor_id(request), kind, params, step)
+        tab = request.headers.get("X-Tab", "")[:32] or None
+        game = services.perform(game_id, visitor_id(request), kind, params, step, tab=tab)
     except (services.ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     if not request.htmx:

@@ -178,6 +178,25 @@ async def test_the_movers_other_page_gets_the_redraw_with_the_controls():
         await socket.disconnect()
 
 
+async def test_the_page_that_moved_gets_its_answer_not_a_push_and_its_other_page_gets_one():
+    game = await new_online_game()
+    moving = await connect(f"/ws/game/{game.id}/?tab=tab-one", "ana")
+    other = await connect(f"/ws/game/{game.id}/?tab=tab-two", "ana")
+    bo = await connect(f"/ws/game/{game.id}/?tab=tab-three", "bo")
+    for socket in (moving, other, bo):
+        await drain(socket)  # the catch-ups sent on connecting
+    perform = database_sync_to_async(services.perform)
+    await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, tab="tab-one")
+    for socket in (other, bo):
+        await receive_containing(socket, "olled")
+    assert not [m for m in await drain(moving) if "olled" in m]
+    await perform(game.id, "ana", "hold", {"die": 2, "held": True}, 1, tab="tab-one")
+    assert 'id="roll-button"' in await receive_containing(other, "Die 3 held.")
+    assert not [m for m in await drain(moving) if "held" in m]
+    for socket in (moving, other, bo):
+        await socket.disconnect()
+
+
 async def test_closing_the_page_marks_the_seat_away():
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/", "ana")

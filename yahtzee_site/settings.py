@@ -135,7 +135,8 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The browser session is the player's identity: keep it for a year so a game is there to resume.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Read through the cache (per process, or Redis when REDIS_URL is set), written to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 365 * 24 * 3600
 SESSION_SAVE_EVERY_REQUEST = False
 
@@ -201,7 +202,10 @@ LOGGING = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # Pub/sub: one PUBLISH per group message (the list-based layer makes several round
+        # trips and stores a copy per socket); a page that is not connected misses nothing it
+        # needs, since it catches up when its socket connects.
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL]},
     }
     if REDIS_URL
