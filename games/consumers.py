@@ -12,6 +12,7 @@ the same. Consumers also keep their seat marked present while the page is open; 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import threading
@@ -33,7 +34,10 @@ from django.utils.html import format_html
 from games import presenters
 from games.models import Game, Seat
 
+logger = logging.getLogger(__name__)
+
 HEARTBEAT_SECONDS = 20
+SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a message
 # A page opening or closing changes only the status (who is here, the away countdown): redrawing
 # more would wipe a box the player to move has just selected.
 PRESENCE_PARTS = ["status"]
@@ -64,7 +68,14 @@ def broadcast(group: str, message: dict) -> None:
     else:
         # Redis: async_to_sync would start a new loop, and so a new connection, for every message
         # (5-8 ms from a WSGI worker); a loop kept for the process keeps its connection open.
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender()).result()
+        # A bounded wait: the move has committed; a Redis that does not answer must not hold the
+        # mover's answer (the other pages catch up when their sockets reconnect).
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender())
+        try:
+            sent.result(timeout=SEND_TIMEOUT)
+        except Exception:
+            sent.cancel()
+            logger.exception("Could not send a live update to %s", group)
 
 
 _sending: tuple[int, asyncio.AbstractEventLoop] | None = None
@@ -128,6 +139,7 @@ def game_changed(
         "onlookers": list(parts if onlookers is None else onlookers),
         "event": secrets.token_hex(8),
         "tab": tab,  # the page that made the move: its answer already shows it
+        "mover": mover,
     }
     if game is None:
         broadcast(group_name(game_id), message)
@@ -151,8 +163,12 @@ def game_changed(
     keys = [view_key(visitor, language) for visitor in here]
     page = {"language": language, "csrf_token": CSRF_SLOT}
     for done, visitor in enumerate(here, start=1):
-        with translation.override(language):
-            html = render_context(game, visitor, page, message)
+        try:
+            with translation.override(language):
+                html = render_context(game, visitor, page, message)
+        except Exception:  # that page renders its own instead (the move has committed)
+            logger.exception("Could not render the live update of game %s", game_id)
+            html = None
         # "pending": the pages whose redraw follows in a later message of this move.
         views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
         broadcast(group_name(game_id), message | views)
@@ -300,7 +316,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Forward this page's redraw from the message, or render it when the message has none."""
         if event.get("event") is not None and event["event"] == self.served:
             return  # a later message of a move this page has already been sent
-        if event.get("tab") and event["tab"] == self.tab:
+        if event.get("tab") and event["tab"] == self.tab and event.get("mover") == self.visitor:
             self.served = event["event"]
             return  # this page made the move: its answer showed it
         seated = event.get("seated")
@@ -333,7 +349,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             while len(_renders) > RENDERS_KEPT:
                 del _renders[next(iter(_renders))]
-        return await task
+        try:
+            return await task
+        except Exception:
+            _renders.pop(shared, None)  # the next page tries again rather than reuse a failure
+            raise
 
     async def navigate(self, event: dict) -> None:
         if event.get("rematch_of") != self.game_id:

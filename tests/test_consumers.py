@@ -193,6 +193,13 @@ async def test_the_page_that_moved_gets_its_answer_not_a_push_and_its_other_page
     await perform(game.id, "ana", "hold", {"die": 2, "held": True}, 1, tab="tab-one")
     assert 'id="roll-button"' in await receive_containing(other, "Die 3 held.")
     assert not [m for m in await drain(moving) if "held" in m]
+    # A tab name only silences its own visitor's page: Bo cannot mute Ana's by sending it.
+    for socket in (moving, other, bo):
+        await drain(socket)
+    await perform(game.id, "ana", "roll", {"held": [False, False, True, False, False]}, 1,
+                  tab="tab-three")  # fmt: skip
+    await receive_containing(bo, "olled")
+    await receive_containing(moving, "olled")
     for socket in (moving, other, bo):
         await socket.disconnect()
 

@@ -187,7 +187,11 @@ if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+# HSTS covers subdomains and asks for preloading unless the host says its parent domain has
+# plain-HTTP sites (YAHTZEE_HSTS_SUBDOMAINS=0): once preloaded, browsers refuse HTTP for a year.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS and _env_flag(
+    "YAHTZEE_HSTS_SUBDOMAINS", default=True
+)
 
 # Errors and warnings go to the console (the server's log) whatever DEBUG says.
 LOGGING = {
