@@ -5,7 +5,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if ! python3 -m uv --version >/dev/null 2>&1; then
   echo "Installing uv..."
-  python3 -m pip install --quiet --disable-pip-version-check uv
+  # A Debian system Python refuses pip installs (PEP 668): then install uv for this user only.
+  python3 -m pip install --quiet --disable-pip-version-check uv 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --user --break-system-packages uv
 fi
 uv() { python3 -m uv "$@"; }
 
