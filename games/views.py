@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games import advice, presenters, services
 from games.analysis import analyse
@@ -27,7 +27,7 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
     return visitor
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """Start a game (solo, against the computer, pass-the-phone) or continue one."""
     return _home(request, {})
@@ -80,7 +80,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return redirect("games:play", game_id=game.id)
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest, game_id: str) -> HttpResponse:
     """The game page; ``?select=box`` shows what that box would score and asks to confirm.
 
@@ -157,7 +157,7 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("games:play", game_id=again.id)
 
 
-@require_GET
+@require_safe
 def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     """Every decision a person made in a finished game, valued by the optimal strategy."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
@@ -182,7 +182,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/analysis.html", context)
 
 
-@require_GET
+@require_safe
 def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpResponse:
     """A printable score sheet: blank, or the card of a game."""
     game = None
@@ -191,7 +191,7 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
     return render(request, "games/sheet.html", presenters.sheet_context(game))
 
 
-@require_GET
+@require_safe
 def guide(request: HttpRequest) -> HttpResponse:
     """How to play, every box with an example, odds and strategy."""
     return render(request, "games/guide.html", presenters.guide_context())

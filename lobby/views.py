@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.flow import _
 from games.models import Game
@@ -15,7 +15,7 @@ from games.views import translate_refusal, visitor_id
 from lobby import presenters, services
 
 
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Choose a name, see who is online, challenge them, answer challenges, open a table."""
     return _lobby(request)
@@ -90,7 +90,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     return redirect("lobby:table", code=code)
 
 
-@require_GET
+@require_safe
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """A private table: its seats, its link, code and QR code; join or start it."""
     if code != code.upper():  # codes are read aloud and typed on phones: any case will do

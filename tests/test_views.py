@@ -448,3 +448,12 @@ def test_pages_carry_a_strict_content_security_policy():
     assert scripts and all(f'nonce="{nonce}"' in tag and "src=" in tag for tag in scripts)
     # A new nonce for every response.
     assert nonce not in client_for().get("/")["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+def test_pages_answer_head_requests_as_monitors_send_them():
+    client = client_for()
+    assert client.head("/").status_code == 200
+    assert client.head("/guide/").status_code == 200
+    assert client.head("/online/").status_code == 200
+    assert client.put("/").status_code == 405
