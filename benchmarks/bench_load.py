@@ -895,6 +895,16 @@ def action_table(actions: dict) -> list[str]:
     return lines
 
 
+def push_line(push: dict) -> list[str]:
+    """The live-push latency of a phase, if any move was pushed."""
+    if not push.get("count"):
+        return []
+    return [
+        f"  push to the other seat: p50 {push['p50_ms']:.1f} ms, p95 {push['p95_ms']:.1f} ms, "
+        f"p99 {push['p99_ms']:.1f} ms, max {push['max_ms']:.1f} ms ({push['count']} moves)"
+    ]
+
+
 def phase_footer(result: dict) -> list[str]:
     cpu = result["cpu"]
     lines = [
@@ -935,12 +945,7 @@ def report(results: dict) -> str:
             f"{real['seconds_measured']} s measured ({real['games_finished']} games finished):"
         )
         out += action_table(real["actions"])
-        push = real["push"]
-        if push.get("count"):
-            out.append(
-                f"  push to the other seat: p50 {push['p50_ms']:.1f} ms, p95 {push['p95_ms']:.1f}"
-                f" ms, p99 {push['p99_ms']:.1f} ms ({push['count']} moves)"
-            )
+        out += push_line(real["push"])
         out += phase_footer(real)
         out.append(f"Reference action: {ref['clients']} clients, {ref['fragment_bytes']} B each:")
         out += action_table(ref["actions"])
@@ -957,13 +962,7 @@ def report(results: dict) -> str:
             f"(asked {human['games'] / results['pace']:.0f} actions/s):"
         )
         out += action_table(human["actions"])
-        push = human["push"]
-        if push.get("count"):
-            out.append(
-                f"  push to the other seat: p50 {push['p50_ms']:.1f} ms, p95 {push['p95_ms']:.1f}"
-                f" ms, p99 {push['p99_ms']:.1f} ms, max {push['max_ms']:.1f} ms "
-                f"({push['count']} moves)"
-            )
+        out += push_line(human["push"])
         out += phase_footer(human)
     return "\n".join(out)
 

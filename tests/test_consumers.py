@@ -43,6 +43,19 @@ def new_online_game():
     return services.start_online_game([ana, bo])
 
 
+def count_renders(monkeypatch) -> list:
+    """From now on, record the visitor of every redraw a consumer renders itself."""
+    rendered = []
+    render_game = consumers.render_game
+
+    def counted(game_id, visitor, page, message):
+        rendered.append(visitor)
+        return render_game(game_id, visitor, page, message)
+
+    monkeypatch.setattr(consumers, "render_game", counted)
+    return rendered
+
+
 async def drain(communicator: WebsocketCommunicator) -> list[str]:
     """Everything the socket has received so far."""
     messages = []
@@ -109,19 +122,12 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
 
 
 async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monkeypatch):
-    rendered = []
-    render_game = consumers.render_game
-
-    def counted(game_id, visitor, page, message):
-        rendered.append(visitor)
-        return render_game(game_id, visitor, page, message)
-
     game = await new_online_game()
     bo = await connect(f"/ws/game/{game.id}/", "bo")
     watchers = [await connect(f"/ws/game/{game.id}/", None) for _ in range(3)]
     for socket in (bo, *watchers):
         await drain(socket)
-    monkeypatch.setattr(consumers, "render_game", counted)
+    rendered = count_renders(monkeypatch)
     await database_sync_to_async(services.perform)(
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
     )
@@ -136,20 +142,13 @@ async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monk
 
 
 async def test_pages_in_another_language_render_their_redraw_once_per_view(monkeypatch):
-    rendered = []
-    render_game = consumers.render_game
-
-    def counted(game_id, visitor, page, message):
-        rendered.append(visitor)
-        return render_game(game_id, visitor, page, message)
-
     game = await new_online_game()
     path = f"/ws/game/{game.id}/"
     bo = await connect(path, "bo", "django_language=es")
     watchers = [await connect(path, None, "django_language=es") for _ in range(2)]
     for socket in (bo, *watchers):
         await drain(socket)
-    monkeypatch.setattr(consumers, "render_game", counted)
+    rendered = count_renders(monkeypatch)
     await database_sync_to_async(services.perform)(
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [6, 5, 4, 3, 2]
     )
