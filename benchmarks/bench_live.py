@@ -25,6 +25,7 @@ import asyncio
 import collections
 import contextlib
 import hashlib
+import json
 import re
 import statistics
 import sys
@@ -39,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers import Browser, Server  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
+ANSWER = "<!-- answer -->"  # games.consumers.ANSWER: the answer to the page's own move
 
 
 def tab_of(cookies: str) -> str:
@@ -99,6 +101,14 @@ class Socket:
                 if found and int(found[1]) >= version:
                     return arrived
 
+    async def answer(self, timeout: float = 10) -> tuple[float, str]:
+        """When the answer to this page's own move sent over the socket arrived, and the answer."""
+        async with asyncio.timeout(timeout):
+            while True:
+                arrived, message = await self.messages.get()
+                if message.startswith(ANSWER):
+                    return arrived, message
+
     async def close(self) -> None:
         await self.connection.close()
         await self.reader
@@ -137,7 +147,9 @@ async def connect(base: str, game_id: str, cookies: str) -> Socket:
     return Socket(await websockets.connect(url, additional_headers=headers))
 
 
-async def play(bases: list[str], number: int, watchers: int, times: dict[str, list]) -> None:
+async def play(
+    bases: list[str], number: int, watchers: int, times: dict[str, list], over: str
+) -> None:
     game_id, browsers = start_game(bases, number)
     clients, seats = [], []
     for base, browser in zip([bases[0], bases[-1]], browsers, strict=True):
@@ -164,9 +176,16 @@ async def play(bases: list[str], number: int, watchers: int, times: dict[str, li
                     data["box"] = await first_open_box(clients[me], game_id)
                 version += 1
                 sent = time.perf_counter()
-                status, _ = await clients[me].request("POST", f"/game/{game_id}/{kind}/", data)
-                times["answer"].append(time.perf_counter() - sent)
-                assert status == 200, (kind, status)
+                if over == "socket":  # as the page sends it while its socket is open
+                    fields = {key: str(value) for key, value in data.items()}  # as FormData
+                    await seats[me].connection.send(json.dumps(fields | {"move": kind}))
+                    arrived, answer = await seats[me].answer()
+                    times["answer"].append(arrived - sent)
+                    assert 'role="alert"' not in answer, (kind, answer)
+                else:
+                    status, _ = await clients[me].request("POST", f"/game/{game_id}/{kind}/", data)
+                    times["answer"].append(time.perf_counter() - sent)
+                    assert status == 200, (kind, status)
                 times["other"].append(await seats[1 - me].arrival_of(version) - sent)
                 times[f"other {kind}"].append(times["other"][-1])
                 for looker in lookers:
@@ -208,6 +227,13 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=0, help="pages that only watch")
     parser.add_argument("--url", action="append", help="a running site (twice: A's, then B's)")
     parser.add_argument("--stack", action="store_true", help="start the scaled-out stack")
+    parser.add_argument(
+        "--moves",
+        choices=["socket", "http"],
+        default="socket",
+        help="send moves over the page's socket (what pages do while it is open) or post them "
+        "(pages without JavaScript, or while the socket reconnects)",
+    )
     args = parser.parse_args()
     times: dict[str, list[float]] = collections.defaultdict(list)
     with contextlib.ExitStack() as running:
@@ -224,8 +250,8 @@ def main() -> None:
             bases = [running.enter_context(Server(Path(data))).url]
             where = "embedded default, 1 process"
         for number in range(args.games):
-            asyncio.run(play(bases, number, args.watchers, times))
-    report(times, args.games, where)
+            asyncio.run(play(bases, number, args.watchers, times, args.moves))
+    report(times, args.games, f"{where}; moves over {args.moves}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ the same. Consumers also keep their seat marked present while the page is open; 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import secrets
@@ -21,6 +22,7 @@ from datetime import timedelta
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -30,9 +32,11 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
+from django.utils.translation import gettext_noop
 
-from games import presenters
+from games import presenters, services
 from games.models import Game, Seat
+from games.rules import IllegalMove
 
 logger = logging.getLogger(__name__)
 
@@ -243,6 +247,46 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
         return render_context(game, visitor, page, message)
 
 
+# Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
+MOVES = ("roll", "hold", "score")
+# Marks the answer to this page's own move: the page applies it even when it shows no newer
+# version than the page has (a refusal), unlike a push (see static/js/game.js).
+ANSWER = "<!-- answer -->"
+MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
+
+
+def move_from_socket(game_id: str, visitor: str | None, page: dict, tab: str, data) -> str:
+    """Apply a move a page sent over its socket and render the answer, as ``views.act`` does
+    for the same move posted: the fragments the move changed, or the game and why not.
+
+    Over the page's open socket a move skips the HTTP request's parsing, middleware and session
+    read, which makes up much of its cost; what other pages are sent is the same.
+    """
+    fields = data if isinstance(data, dict) else {}
+    fields = {key: value for key, value in fields.items() if isinstance(value, str)}
+    kind = fields.get("move")
+    with translation.override(page["language"]):
+        try:
+            if kind not in MOVES:
+                raise IllegalMove(gettext_noop("Unknown action."))
+            params = services.move_params(kind, fields)
+            step = fields.get("step", "")
+            step = int(step) if step.isascii() and step.isdigit() else None
+            game = services.perform(game_id, visitor, kind, params, step, tab=tab or None)
+        except (services.ActionRefused, IllegalMove) as refusal:
+            game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+            if game is None:
+                return ""
+            error = services.translate_refusal(refusal)
+            context = presenters.game_context(game, visitor, error=error) | page
+            return ANSWER + presenters.render_parts(context | {"live": True}, ["game"])
+        parts = [*services.changed_parts(kind)]
+        if "game" not in parts and "messages" not in parts:
+            parts.append("messages")
+        context = presenters.game_context(game, visitor) | page | {"live": True}
+        return ANSWER + presenters.render_parts(context, parts)
+
+
 def is_watching(game_id: str, visitor: str | None) -> bool:
     """True if this visitor has no seat in the game: their pages only watch."""
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
@@ -273,6 +317,10 @@ def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
 # same; only the latest few are kept (a message reaches every page of a process at once).
 _renders: dict[tuple[str, str], asyncio.Future] = {}
 RENDERS_KEPT = 64
+
+
+# Channel-layer messages a game page handles (the websocket.* ones keep Channels' handling).
+GROUP_MESSAGES = frozenset({"game.changed", "navigate", "lobby.changed"})
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -307,6 +355,30 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(f"player-{self.visitor}", self.channel_name)
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, -1):
             await self.presence_changed()
+
+    async def dispatch(self, message: dict) -> None:
+        """Handle a message; group messages without Channels' database clean-up first.
+
+        Channels closes stale database connections before every handler, on the one thread that
+        runs this process's synchronous database work: a push would wait there behind the move
+        being applied and its answer being rendered. The game handlers reach the database only
+        through ``database_sync_to_async``, which does that clean-up itself.
+        """
+        if message["type"] in GROUP_MESSAGES:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A move from this page (its forms send over the socket while it is open): answer it."""
+        try:
+            data = json.loads(text_data or "") if len(text_data or "") <= MAX_MOVE_BYTES else None
+        except ValueError:
+            data = None
+        move = database_sync_to_async(move_from_socket)
+        answer = await move(self.game_id, self.visitor, self.page, self.tab, data)
+        if answer:
+            await self.send(text_data=answer)
 
     async def presence_changed(self) -> None:
         message = {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import advice
 from games.flow import Turn, _
@@ -49,6 +50,35 @@ class StaleAction(ActionRefused):
 
 
 NOT_YOURS = _("This game is not yours: you can watch it but not play in it.")
+
+
+def translate_refusal(refusal: Exception) -> str:
+    """The refusal's message in the active language."""
+    template = getattr(refusal, "template", None)
+    if template is None:
+        return str(refusal)
+    params = {key: gettext(value) for key, value in refusal.params.items()}
+    return gettext(template) % params if params else gettext(template)
+
+
+def move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
+    """What a page's move form asks for (posted, or sent over the game's socket) as ``perform``
+    takes it; IllegalMove if it makes no sense."""
+    if kind == "roll":
+        seen = data.get("held")
+        if seen is None:
+            return {}
+        if len(seen) != NUM_DICE or set(seen) - {"0", "1"}:
+            raise IllegalMove(_("Say whether to hold or release the die."))
+        return {"held": [c == "1" for c in seen]}
+    if kind == "hold":
+        held = {"1": True, "0": False}.get(data.get("held", ""))
+        try:
+            die = int(data.get("die", ""))
+        except ValueError:
+            die = None
+        return {"die": die, "held": held}
+    return {"box": data.get("box", "")}
 
 
 def roll_dice(count: int) -> list[int]:

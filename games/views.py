@@ -15,6 +15,7 @@ from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
 from games.models import Game
 from games.rules import IllegalMove
+from games.services import translate_refusal
 
 VISITOR_KEY = "visitor"
 
@@ -104,7 +105,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     """Roll, hold or score: apply the action, then show what changed (or why nothing did)."""
     try:
-        params = _action_params(kind, request.POST)
+        params = services.move_params(kind, request.POST)
         step = _int_or_none(request.POST.get("step"))
         tab = request.headers.get("X-Tab", "")[:32] or None
         game = services.perform(game_id, visitor_id(request), kind, params, step, tab=tab)
@@ -197,20 +198,6 @@ def guide(request: HttpRequest) -> HttpResponse:
     return render(request, "games/guide.html", presenters.guide_context())
 
 
-def _action_params(kind: str, data) -> dict:
-    if kind == "roll":
-        seen = data.get("held")
-        if seen is None:
-            return {}
-        if len(seen) != 5 or set(seen) - {"0", "1"}:
-            raise IllegalMove("Say whether to hold or release the die.")
-        return {"held": [c == "1" for c in seen]}
-    if kind == "hold":
-        held = {"1": True, "0": False}.get(data.get("held", ""))
-        return {"die": _int_or_none(data.get("die")), "held": held}
-    return {"box": data.get("box", "")}
-
-
 def _int_or_none(value: str | None) -> int | None:
     try:
         return int(value) if value is not None else None
@@ -228,15 +215,6 @@ def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> Http
     if request.htmx:
         return _fragments(request, context, ["game"], status=status)
     return render(request, "games/play.html", context, status=status)
-
-
-def translate_refusal(refusal: Exception) -> str:
-    """The refusal's message in the visitor's language."""
-    template = getattr(refusal, "template", None)
-    if template is None:
-        return str(refusal)
-    params = {key: gettext(value) for key, value in refusal.params.items()}
-    return gettext(template) % params if params else gettext(template)
 
 
 def _fragments(

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from games import consumers, services
-from games.models import Seat
+from games.models import Action, Seat
 from lobby.models import Player
 from yahtzee_site.asgi import application
 
@@ -201,6 +201,69 @@ async def test_the_page_that_moved_gets_its_answer_not_a_push_and_its_other_page
     await receive_containing(moving, "olled")
     for socket in (moving, other, bo):
         await socket.disconnect()
+
+
+@database_sync_to_async
+def logged_moves(game_id: str) -> list[tuple[int, str]]:
+    return list(Action.objects.filter(game_id=game_id).values_list("seat", "kind"))
+
+
+async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/?tab=ana-tab", "ana", "csrftoken=ana" + "a" * 29)
+    bo = await connect(f"/ws/game/{game.id}/?tab=bo-tab", "bo")
+    for socket in (ana, bo):
+        await drain(socket)
+    roll = {"move": "roll", "step": "0", "held": "00000", "HEADERS": {"HX-Request": "true"}}
+    await ana.send_json_to(roll)
+    await ana.send_json_to(roll)  # a double click: the second one is stale
+    answer = await ana.receive_from(timeout=3)
+    assert answer.startswith(consumers.ANSWER)
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', answer) == [
+        "dice", "coach", "card", "status", "messages"
+    ]  # fmt: skip
+    assert answer.count('value="ana' + "a" * 29 + '"') == 6  # the page's own token in its forms
+    stale = await ana.receive_from(timeout=3)
+    assert stale.startswith(consumers.ANSWER) and "The game had moved on" in stale
+    assert await logged_moves(game.id) == [(0, "roll")]
+    await receive_containing(bo, "Ana rolled")
+    # The page that moved has its answer: no push of the same move.
+    assert not [m for m in await drain(ana) if "olled" in m]
+    await ana.send_json_to({"move": "hold", "step": "1", "die": "4", "held": "1"})
+    assert "Die 5 held." in await ana.receive_from(timeout=3)
+    assert "Die 5: " in await receive_containing(bo, "held")
+    for socket in (ana, bo):
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("who", "sent", "reason"),
+    [
+        ("bo", {"move": "roll", "step": "0"}, "It is not your turn."),
+        (None, {"move": "roll", "step": "0"}, "This game is not yours"),
+        ("ana", {"move": "roll", "step": "7"}, "The game had moved on"),
+        ("ana", {"move": "score", "step": "0", "box": "chance"}, "Roll the dice"),
+        ("ana", {"move": "roll", "step": "0", "held": "0x"}, "Say whether to hold"),
+        ("ana", {"move": "hold", "step": "0", "die": "one", "held": "1"}, "There is no such die"),
+        ("ana", {"move": "delete", "step": "0"}, "Unknown action."),
+        ("ana", {"move": ["roll"], "step": 0}, "Unknown action."),
+        ("ana", "not json at all", "Unknown action."),
+        ("ana", {"move": "roll", "step": "0", "pad": "x" * 3000}, "Unknown action."),
+    ],
+)
+async def test_a_bad_move_over_the_socket_changes_nothing_and_says_why(who, sent, reason):
+    game = await new_online_game()
+    page = await connect(f"/ws/game/{game.id}/", who)
+    await drain(page)
+    if isinstance(sent, dict):
+        await page.send_json_to(sent)
+    else:
+        await page.send_to(text_data=sent)
+    answer = await page.receive_from(timeout=3)
+    assert answer.startswith(consumers.ANSWER)
+    assert re.search(r'<p class="error" role="alert">[^<]*' + re.escape(reason), answer)
+    assert await logged_moves(game.id) == []
+    await page.disconnect()
 
 
 async def test_closing_the_page_marks_the_seat_away():

@@ -49,9 +49,55 @@ new MutationObserver(() => {
 // news, and applying it late would wipe a box the player has just selected. Drop pushes that are
 // not newer than what the page shows (presence pushes carry no version and always apply).
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  if (event.detail.message.startsWith(ANSWER)) {
+    moveSent = 0; // the answer to this page's own move (see below): always shown
+    return;
+  }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
   const shown = document.querySelector("#messages [data-version]");
   if (incoming && shown && Number(incoming[1]) <= Number(shown.dataset.version)) {
     event.preventDefault();
   }
+});
+
+// Live games: while the page's socket is open, its moves (roll, hold, score) go over it instead
+// of a new HTTP request, as the same form fields in JSON: the server applies them the same way
+// and answers on the socket, marked as the answer, with the same fragments. Without the socket
+// (still connecting, reconnecting, or no JavaScript) the forms post as always.
+const ANSWER = "<!-- answer -->";
+let gameSocket = null;
+let moveSent = 0; // when this page's latest move left, until its answer comes (0: none waiting)
+document.addEventListener("htmx:wsOpen", (event) => {
+  gameSocket = event.detail.socketWrapper;
+  moveSent = 0;
+});
+document.addEventListener("htmx:wsClose", () => {
+  gameSocket = null;
+  moveSent = 0;
+});
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.detail.elt;
+  const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
+  if (!gameSocket || !move || form.tagName !== "FORM") return;
+  event.preventDefault();
+  // One move at a time, as htmx does for a form's posts: a double click rolls once. (A lost
+  // answer frees the page after a few seconds; the server refuses stale moves anyway.)
+  if (moveSent && Date.now() - moveSent < 5000) return;
+  moveSent = Date.now();
+  gameSocket.send(JSON.stringify({ ...Object.fromEntries(new FormData(form)), move: move[1] }), form);
+});
+
+// A pushed or answered redraw replaces the buttons it contains; keep the keyboard focus on the
+// same control (same id) as htmx does for the fragments it swaps after a post.
+let focusedId = null;
+document.addEventListener("htmx:wsBeforeMessage", () => {
+  focusedId = document.activeElement && document.activeElement.id;
+});
+document.addEventListener("htmx:wsAfterMessage", () => {
+  const active = document.activeElement;
+  if (focusedId && (!active || active === document.body || !active.isConnected)) {
+    const again = document.getElementById(focusedId);
+    if (again) again.focus({ preventScroll: true });
+  }
+  focusedId = null;
 });

@@ -25,21 +25,48 @@ def go_online(page: Page, base: str, name: str) -> None:
     expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
 
 
-def take_turn(me: Page, other: Page, name: str) -> None:
+def take_turn(me: Page, other: Page, name: str, *, hold_by_keyboard: bool = False) -> None:
     """Roll, score the first open box; the other player sees each step without reloading."""
     roll = me.get_by_role("button", name=ROLL)
     expect(roll).to_have_text("Roll")
     roll.click()
     expect(other.locator("#messages")).to_contain_text(f"{name} rolled")
+    if hold_by_keyboard:
+        # The answer redraws the dice: the focus stays on the die that was pressed.
+        me.locator("#die-0").focus()
+        me.keyboard.press("Enter")
+        expect(me.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+        expect(me.locator("#die-0")).to_be_focused()
+        expect(other.locator("#dice .die.held")).to_have_count(1)
     me.get_by_role("link", name=re.compile("would score")).first.click()
     me.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
     expect(other.locator("#messages")).to_contain_text(re.compile(f"{name} scored \\d+ points?"))
+
+
+MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
+
+
+def count_moves(page: Page, over_socket: list, posted: list) -> None:
+    """Record each move the page sends: over its game socket (as JSON) or posted over HTTP."""
+
+    def on_socket(socket) -> None:
+        def on_frame(payload) -> None:
+            if isinstance(payload, str) and '"move"' in payload:
+                over_socket.append(payload)
+
+        socket.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    page.on("request", lambda r: MOVE_URL.search(r.url) and r.method == "POST" and posted.append(r))
 
 
 def test_challenge_play_a_whole_game_and_reconnect(browser, server):
     base = server.url
     ana = browser.new_context().new_page()
     bo = browser.new_context().new_page()
+    over_socket, posted = [], []
+    for page in (ana, bo):
+        count_moves(page, over_socket, posted)
     go_online(ana, base, "Ana")
     go_online(bo, base, "Bo")
     # Bo appears in Ana's lobby without a reload, and the challenge reaches Bo live.
@@ -52,7 +79,7 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
     assert bo.url == game_url
 
     for round_number in range(1, 14):
-        take_turn(ana, bo, "Ana")
+        take_turn(ana, bo, "Ana", hold_by_keyboard=round_number == 1)
         if round_number == 5:
             # Bo closes the page mid-game; Ana sees Bo away; Bo reopens and carries on.
             context = bo.context
@@ -61,6 +88,7 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
             # Within the grace period (2 minutes here) nobody can leave Bo out yet.
             expect(ana.get_by_role("button", name="Continue without Bo")).to_be_hidden()
             bo = context.new_page()
+            count_moves(bo, over_socket, posted)
             bo.goto(game_url)
             expect(ana.get_by_text("Bo is away.")).to_be_hidden()
             expect(bo.get_by_text("Bo, your turn").first).to_be_visible()
@@ -68,6 +96,10 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
 
     for page in (ana, bo):
         expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    # 26 turns of a roll and a score, and one hold: each sent once, over the open socket (a page that has just
+    # loaded may post its first one before its socket is up).
+    assert len(over_socket) + len(posted) == 53  # and one hold
+    assert len(over_socket) >= 49
     totals = [int(ana.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
     assert totals == [int(bo.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
     if totals[0] == totals[1]:
