@@ -319,8 +319,9 @@ _renders: dict[tuple[str, str], asyncio.Future] = {}
 RENDERS_KEPT = 64
 
 
-# Channel-layer messages a game page handles (the websocket.* ones keep Channels' handling).
-GROUP_MESSAGES = frozenset({"game.changed", "navigate", "lobby.changed"})
+# Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
+# messages a game page handles, and a move it sends.
+DIRECT_MESSAGES = frozenset({"game.changed", "navigate", "lobby.changed", "websocket.receive"})
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -357,14 +358,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.presence_changed()
 
     async def dispatch(self, message: dict) -> None:
-        """Handle a message; group messages without Channels' database clean-up first.
+        """Handle a message; pushes and moves without Channels' database clean-up first.
 
         Channels closes stale database connections before every handler, on the one thread that
         runs this process's synchronous database work: a push would wait there behind the move
-        being applied and its answer being rendered. The game handlers reach the database only
-        through ``database_sync_to_async``, which does that clean-up itself.
+        being applied and its answer being rendered, and a move would take an extra turn. These
+        handlers reach the database only through ``database_sync_to_async``, which does that
+        clean-up itself.
         """
-        if message["type"] in GROUP_MESSAGES:
+        if message["type"] in DIRECT_MESSAGES:
             await getattr(self, get_handler_name(message))(message)
         else:
             await super().dispatch(message)
