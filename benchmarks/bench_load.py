@@ -75,6 +75,7 @@ SELECT = re.compile(r"\?select=(\w+)")
 # One turn: roll all five, hold the first die, roll the other four, score the first box offered.
 TURN = (("roll", "00000"), ("hold", None), ("roll", "10000"), ("score", None))
 KINDS = ("roll", "hold", "score")
+ANSWER = "<!-- answer -->"  # games.consumers.ANSWER: starts the answer to a move sent over a socket
 
 
 # -- a lean HTTP/1.1 client ------------------------------------------------------------------
@@ -306,6 +307,7 @@ class Seat:
         self.listener: asyncio.Task | None = None
         self.arrivals: list[tuple[float, int]] = []  # (time, version shown), in arrival order
         self.expected: list[tuple[float, int, str]] = []  # other seat's moves: (sent, version)
+        self.answers: asyncio.Queue[tuple[float, str]] = asyncio.Queue()  # to moves sent here
 
     async def open_socket(self, base: str, game_id: str) -> None:
         url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={self.visitor.tab}"
@@ -317,7 +319,9 @@ class Seat:
         with contextlib.suppress(ConnectionClosed):
             async for message in self.socket:
                 arrived = time.perf_counter()
-                if found := VERSION.search(message):  # presence redraws carry no version
+                if message.startswith(ANSWER):
+                    self.answers.put_nowait((arrived, message))
+                elif found := VERSION.search(message):  # presence redraws carry no version
                     self.arrivals.append((arrived, int(found[1])))
 
     def push_latencies(self) -> tuple[list[float], int]:
@@ -351,6 +355,8 @@ class Seat:
 
 class OnlineGame:
     """Two fresh visitors who went online, challenged, accepted, and opened the game's page."""
+
+    over = "socket"  # moves go over the page's socket, as pages send them; or "http": posted
 
     def __init__(self, base: str, game_id: str, seats: list[Seat], first: int, step: int) -> None:
         self.base, self.id, self.seats = base, game_id, seats
@@ -392,6 +398,8 @@ class OnlineGame:
 
     async def act(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
         """Post one move as htmx does; the answer's text, or None after recording an error."""
+        if self.over == "socket":
+            return await self.send(seat, kind, data, record)
         visitor = self.seats[seat].visitor
         sent = time.perf_counter()
         try:
@@ -407,6 +415,29 @@ class OnlineGame:
         if answer.status != 200:
             record.error(kind, f"HTTP {answer.status}")
             return None
+        return self.answered(seat, kind, html, sent, finished, record)
+
+    async def send(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
+        """Send one move over the seat's socket as the page does (its form fields as JSON)."""
+        me = self.seats[seat]
+        fields = {key: str(value) for key, value in data.items()} | {"move": kind}
+        sent = time.perf_counter()
+        try:
+            await me.socket.send(json.dumps(fields))
+            finished, html = await asyncio.wait_for(me.answers.get(), REQUEST_TIMEOUT)
+        except (TimeoutError, WebSocketException) as e:
+            record.error(kind, f"{type(e).__name__}: {e}")
+            return None
+        if 'role="alert"' in html:
+            reason = re.sub(r"<[^>]+>", "", html.split('role="alert">')[1])[:80]
+            record.error(kind, f"refused: {reason}")
+            return None
+        return self.answered(seat, kind, html, sent, finished, record)
+
+    def answered(
+        self, seat: int, kind: str, html: str, sent: float, finished: float, record: Recorder
+    ) -> str | None:
+        """Record a move's answer; its text, or None after recording an error."""
         version = VERSION.search(html)
         if version is None:
             record.error(kind, "the answer shows no log version")
@@ -1024,6 +1055,12 @@ def main() -> None:
     parser.add_argument("--ws", type=int, default=2, help="--stack: uvicorn WebSocket processes")
     parser.add_argument("--workers", type=int, default=1, help="--stack: sync workers each")
     parser.add_argument("--phases", default="assets,saturation,human")
+    parser.add_argument(
+        "--moves",
+        choices=["socket", "http"],
+        default="socket",
+        help="moves over the page's socket (as pages with JavaScript send them) or posted",
+    )
     parser.add_argument("--games", type=int, default=8, help="saturation: games at once")
     parser.add_argument("--seconds", type=float, default=20, help="saturation: each half")
     parser.add_argument("--players", type=int, default=64, help="human pace: players")
@@ -1032,6 +1069,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2, help="seconds not measured per phase")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON (-: stdout)")
     args = parser.parse_args()
+    OnlineGame.over = args.moves
     unknown = set(args.phases.split(",")) - {"assets", "saturation", "human"}
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
@@ -1055,9 +1093,8 @@ def main() -> None:
         if failed and (tail := server.log_tail()):
             print(f"Errors: the server's log ends with\n{tail}", file=sys.stderr)
         server.stop()
-    results = {"server": server.describe, "machine": where_run, "date": time.strftime("%F")} | (
-        results
-    )
+    server_run = f"{server.describe}; moves over {args.moves}"
+    results = {"server": server_run, "machine": where_run, "date": time.strftime("%F")} | results
     print(report(results))
     if args.json == "-":
         print(json.dumps(results, indent=2))

@@ -377,7 +377,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             data = json.loads(text_data or "") if len(text_data or "") <= MAX_MOVE_BYTES else None
         except ValueError:
             data = None
-        move = database_sync_to_async(move_from_socket)
+        # Any of the process's worker threads: one page's move need not wait for another
+        # game's database round trips (moves of one game queue on the game's row lock).
+        move = database_sync_to_async(move_from_socket, thread_sensitive=False)
         answer = await move(self.game_id, self.visitor, self.page, self.tab, data)
         if answer:
             await self.send(text_data=answer)
