@@ -276,12 +276,20 @@ class _Log:
 
     def save(self) -> None:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
+        cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
         self.game.store(self.state)
-        self.game.save()
-        if any(action.kind == "score" for action in self.actions):
-            for seat in self.seats:
+        self.game.save(update_fields=SNAPSHOT_FIELDS)
+        for seat, card in zip(self.seats, cards, strict=True):
+            if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
                 seat.save(update_fields=["scores", "yahtzee_bonus"])
         Action.objects.bulk_create(self.actions)
+
+
+# What a move may change in a game's row (``Game.store``), and when it did.
+SNAPSHOT_FIELDS = [
+    "current_seat", "dice", "held", "rolls", "forfeited", "ended", "status", "step", "log_length",
+    "updated_at",
+]  # fmt: skip
 
 
 def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
