@@ -134,7 +134,7 @@ def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool) -> Game:
 
 def _locked_game(game_id: str, visitor: str | None) -> tuple[Game, Seat]:
     """The game, its row locked for this transaction, and the visitor's seat in it."""
-    game = Game.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
+    game = Game.objects.locked(game_id)
     if game is None:
         raise NotFound(_("There is no such game."))
     seat = game.seat_of(visitor)
