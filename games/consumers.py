@@ -18,6 +18,7 @@ import os
 import secrets
 import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from urllib.parse import parse_qs
 
@@ -249,6 +250,10 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
 
 # Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
 MOVES = ("roll", "hold", "score")
+# The threads that apply moves sent over sockets, for the life of the process: each keeps its
+# database connection (a pooled one goes back to the pool after each move).
+MOVE_THREADS = 4
+_movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
 # Marks the answer to this page's own move: the page applies it even when it shows no newer
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
 ANSWER = "<!-- answer -->"
@@ -377,9 +382,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             data = json.loads(text_data or "") if len(text_data or "") <= MAX_MOVE_BYTES else None
         except ValueError:
             data = None
-        # Any of the process's worker threads: one page's move need not wait for another
-        # game's database round trips (moves of one game queue on the game's row lock).
-        move = database_sync_to_async(move_from_socket, thread_sensitive=False)
+        # One of a few threads of their own: one page's move need not wait for another game's
+        # database round trips (moves of one game queue on the game's row lock).
+        move = database_sync_to_async(move_from_socket, thread_sensitive=False, executor=_movers)
         answer = await move(self.game_id, self.visitor, self.page, self.tab, data)
         if answer:
             await self.send(text_data=answer)

@@ -6,6 +6,7 @@ Replaying the log through ``games.flow`` must always give the snapshot (tests ch
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from django.db import connection, models
@@ -216,3 +217,46 @@ class Action(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AppendOnly("the action log is append-only")
+
+
+# The two writes of every move, with their SQL built once per process: Django builds it anew for
+# each save, which takes longer than the database takes to run it. The values go through each
+# field's own conversion (``pre_save`` for auto_now, ``get_db_prep_save`` for JSON and dates),
+# exactly as a save would send them.
+
+
+@functools.cache
+def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(model._meta.get_field(name).column)} = %s" for name in names)
+    key = quote(model._meta.pk.column)
+    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {key} = %s"
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model]) -> tuple[str, list[models.Field]]:
+    quote = connection.ops.quote_name
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(quote(f.column) for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({values})", fields
+
+
+def update_columns(instance: models.Model, names: tuple[str, ...]) -> None:
+    """Write these fields of a saved row, as ``save(update_fields=names)`` does."""
+    fields = [instance._meta.get_field(name) for name in names]
+    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(type(instance), names), [*params, instance.pk])
+
+
+def insert_rows(instances: list[models.Model]) -> None:
+    """Insert new rows of one model, as ``bulk_create`` does (their ids are not read back)."""
+    if not instances:
+        return
+    sql, fields = _insert_sql(type(instances[0]))
+    rows = [
+        [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in instances
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from games import advice
 from games.flow import Turn, _
-from games.models import Action, Game, Seat
+from games.models import Action, Game, Seat, insert_rows, update_columns
 from games.rules import NUM_DICE, IllegalMove
 from games.strategy import bots
 
@@ -278,18 +278,18 @@ class _Log:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
         cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
         self.game.store(self.state)
-        self.game.save(update_fields=SNAPSHOT_FIELDS)
+        update_columns(self.game, SNAPSHOT_FIELDS)
         for seat, card in zip(self.seats, cards, strict=True):
             if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
-                seat.save(update_fields=["scores", "yahtzee_bonus"])
-        Action.objects.bulk_create(self.actions)
+                update_columns(seat, ("scores", "yahtzee_bonus"))
+        insert_rows(self.actions)
 
 
 # What a move may change in a game's row (``Game.store``), and when it did.
-SNAPSHOT_FIELDS = [
+SNAPSHOT_FIELDS = (
     "current_seat", "dice", "held", "rolls", "forfeited", "ended", "status", "step", "log_length",
     "updated_at",
-]  # fmt: skip
+)  # fmt: skip
 
 
 def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
