@@ -96,9 +96,9 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
 
     for page in (ana, bo):
         expect(page.get_by_role("heading", name="Game over")).to_be_visible()
-    # 26 turns of a roll and a score, and one hold: each sent once, over the open socket (a page that has just
-    # loaded may post its first one before its socket is up).
-    assert len(over_socket) + len(posted) == 53  # and one hold
+    # 26 turns of a roll and a score, and one hold: each sent once, over the open socket (a page
+    # that has just loaded may post its first one before its socket is up).
+    assert len(over_socket) + len(posted) == 53
     assert len(over_socket) >= 49
     totals = [int(ana.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
     assert totals == [int(bo.locator(f"#total-{seat}").inner_text()) for seat in (0, 1)]
