@@ -22,13 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -250,19 +251,59 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
 
 # Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
 MOVES = ("roll", "hold", "score")
-# The threads that apply moves sent over sockets, for the life of the process: each keeps its
-# database connection (a pooled one goes back to the pool after each move).
+# The threads that apply moves sent over sockets, for the life of the process (one page's move
+# need not wait for another game's database round trips; moves of one game queue on its row lock).
 MOVE_THREADS = 4
 _movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
+
+
+def release_mover_connections() -> None:
+    """Close the mover threads' database connections (tests, before dropping their database)."""
+    everyone = threading.Barrier(MOVE_THREADS)
+
+    def release() -> None:
+        everyone.wait(timeout=10)  # so that each of the threads takes one of these
+        connections.close_all()
+
+    for done in [_movers.submit(release) for _ in range(MOVE_THREADS)]:
+        done.result()
+
+
+class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
+    """Run a function on a mover thread, which keeps its database connection between moves.
+
+    Opening SQLite with its pragmas costs more than a move's queries, so unlike
+    ``database_sync_to_async`` this does not close the connection after each call; it drops one
+    that failed or was left in a transaction, for the next move to open anew. (On PostgreSQL
+    each mover thread holds one connection of the process's pool.)
+    """
+
+    def __init__(self, func) -> None:
+        super().__init__(func, thread_sensitive=False, executor=_movers)
+
+    def thread_handler(self, loop, *args, **kwargs):
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            for connection in connections.all(initialized_only=True):
+                if connection.connection is not None and (
+                    connection.errors_occurred or not connection.get_autocommit()
+                ):
+                    connection.close()
+
+
 # Marks the answer to this page's own move: the page applies it even when it shows no newer
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
 ANSWER = "<!-- answer -->"
 MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
 
 
-def move_from_socket(game_id: str, visitor: str | None, page: dict, tab: str, data) -> str:
+def move_from_socket(
+    game_id: str, visitor: str | None, page: dict, tab: str, data, *, watching: bool = False
+) -> str:
     """Apply a move a page sent over its socket and render the answer, as ``views.act`` does
     for the same move posted: the fragments the move changed, or the game and why not.
+    ``watching``: the page's visitor has no seat in the game.
 
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
     read, which makes up much of its cost; what other pages are sent is the same.
@@ -272,6 +313,8 @@ def move_from_socket(game_id: str, visitor: str | None, page: dict, tab: str, da
     kind = fields.get("move")
     with translation.override(page["language"]):
         try:
+            if watching:  # no seat in the game: refused before its row is locked
+                raise services.NotYourGame(services.NOT_YOURS)
             if kind not in MOVES:
                 raise IllegalMove(gettext_noop("Unknown action."))
             params = services.move_params(kind, fields)
@@ -329,7 +372,36 @@ RENDERS_KEPT = 64
 DIRECT_MESSAGES = frozenset({"game.changed", "navigate", "lobby.changed", "websocket.receive"})
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class LeavesOnce:
+    """A page's consumer whose ``leave()`` runs once, however its connection ends.
+
+    Channels calls ``disconnect()`` when the browser's close message is handled; but a send to a
+    socket the browser has just closed raises out of the consumer (uvicorn's ClientDisconnected),
+    and then nothing calls it: the page would count as open for good, its heartbeat still going.
+    """
+
+    arrived = False  # connect() got as far as counting the page
+    left = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.leave()
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave()
+
+    async def leave(self) -> None:
+        if self.arrived and not self.left:
+            self.left = True
+            await self.departed()
+
+    async def departed(self) -> None:
+        """Stop the heartbeat, leave the groups, stop counting the page."""
+
+
+class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     """One open game page: pushes redrawn fragments, keeps the seat present."""
 
     served: str | None = None  # the move (event) this page was last sent
@@ -339,7 +411,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
         self.page = page_of(self.scope)
-        self.tab = parse_qs(self.scope.get("query_string", b"").decode()).get("tab", [""])[0]
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.tab = query.get("tab", [""])[0][:32]  # as the view takes X-Tab
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts
@@ -350,11 +423,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         # A move made between the page load and this connection would be missed: catch up now
         # (the page drops it when it already shows this version).
         await self.game_changed({"parts": ["game"]})
+        self.heartbeat = asyncio.create_task(self._keep_present())
+        self.arrived = True
         if await database_sync_to_async(mark_present)(self.game_id, self.visitor, +1):
             await self.presence_changed()
-        self.heartbeat = asyncio.create_task(self._keep_present())
 
-    async def disconnect(self, code: int) -> None:
+    async def departed(self) -> None:
         self.heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.visitor:
@@ -382,10 +456,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             data = json.loads(text_data or "") if len(text_data or "") <= MAX_MOVE_BYTES else None
         except ValueError:
             data = None
-        # One of a few threads of their own: one page's move need not wait for another game's
-        # database round trips (moves of one game queue on the game's row lock).
-        move = database_sync_to_async(move_from_socket, thread_sensitive=False, executor=_movers)
-        answer = await move(self.game_id, self.visitor, self.page, self.tab, data)
+        try:
+            answer = await on_mover_thread(move_from_socket)(
+                self.game_id, self.visitor, self.page, self.tab, data, watching=self.watching
+            )
+        except Exception:
+            # Not a refusal but a failure (the database, a bug): the page reconnects and is sent
+            # the game as it is; its forms post over HTTP meanwhile.
+            logger.exception("Could not apply a move sent over the socket of game %s", self.game_id)
+            await self.close(code=1011)
+            return
         if answer:
             await self.send(text_data=answer)
 

@@ -9,7 +9,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.consumers import HEARTBEAT_SECONDS, page_of
+from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, page_of
 from lobby import notify, presenters, services
 
 
@@ -32,7 +32,7 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
         return render_to_string("lobby/table.html#seats", context | {"oob": True} | page)
 
 
-class PresenceConsumer(AsyncWebsocketConsumer):
+class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
     """An open page of a player who is online: keeps them online, follows their games starting."""
 
     groups_of_page: tuple[str, ...] = ()
@@ -47,14 +47,15 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self.heartbeat = asyncio.create_task(self._keep_online())
+        self.arrived = True
         if self.visitor and await database_sync_to_async(services.arrive)(self.visitor):
             await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
         # Catch up on what changed between the page load and this connection.
         await self.lobby_changed({})
         await self.table_changed({})
-        self.heartbeat = asyncio.create_task(self._keep_online())
 
-    async def disconnect(self, code: int) -> None:
+    async def departed(self) -> None:
         self.heartbeat.cancel()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)

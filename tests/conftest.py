@@ -27,3 +27,13 @@ def strategy_tables():
     from games.strategy import Advisor
 
     return {multiple: Advisor.load(multiple) for multiple in (True, False)}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _release_mover_connections(django_db_setup):
+    """Moves sent over sockets keep a database connection per mover thread: close them before
+    the test database is dropped."""
+    yield
+    from games.consumers import release_mover_connections
+
+    release_mover_connections()

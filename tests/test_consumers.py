@@ -8,6 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
 
 from games import consumers, services
 from games.models import Action, Seat
@@ -294,6 +295,65 @@ async def test_the_lobby_shows_who_comes_online():
     gone = await receive_containing(ana, 'id="online"')
     assert ">Bo</span>" not in gone
     await ana.disconnect()
+
+
+def fail_sends_of(consumer_class, monkeypatch) -> None:
+    """From now on, sends of these consumers fail as uvicorn's do once the browser has gone."""
+
+    async def gone(self, *args, **kwargs):
+        raise OSError("the client has disconnected")  # uvicorn's ClientDisconnected is an OSError
+
+    monkeypatch.setattr(consumer_class, "send", gone)
+
+
+async def test_a_page_that_closes_while_it_is_sent_something_is_counted_gone(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    from lobby import notify
+    from lobby.consumers import LobbyConsumer
+
+    await database_sync_to_async(Player.objects.create)(visitor="ivo", name="Ivo", name_key="ivo")
+    ivo = await connect("/ws/lobby/", "ivo")
+    await drain(ivo)
+    fail_sends_of(LobbyConsumer, monkeypatch)
+    # The lobby changes just as Ivo's browser goes: sending him the news fails.
+    await get_channel_layer().group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+    with pytest.raises(OSError):
+        await ivo.wait(timeout=3)
+    player = await database_sync_to_async(Player.objects.get)(visitor="ivo")
+    assert player.connections == 0 and player.online_until <= timezone.now()
+
+
+async def test_a_game_page_that_closes_while_a_move_is_pushed_is_counted_gone(monkeypatch):
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    for socket in (ana, bo):
+        await drain(socket)
+    fail_sends_of(consumers.GameConsumer, monkeypatch)
+    await database_sync_to_async(services.perform)(game.id, "ana", "roll", {}, 0)
+    for socket in (ana, bo):
+        with pytest.raises(OSError):
+            await socket.wait(timeout=3)
+    seats = await database_sync_to_async(list)(Seat.objects.filter(game=game))
+    assert [seat.connections for seat in seats] == [0, 0]
+
+
+async def test_a_move_that_fails_closes_the_socket_and_the_page_counts_as_gone(monkeypatch):
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    await drain(ana)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "perform", broken)
+    await ana.send_json_to({"move": "roll", "step": "0", "held": "00000"})
+    closed = await ana.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 1011}  # the page reconnects
+    await ana.wait(timeout=3)
+    seat = await database_sync_to_async(Seat.objects.get)(game=game, visitor="ana")
+    assert seat.connections == 0
 
 
 async def test_a_socket_from_another_site_is_refused():

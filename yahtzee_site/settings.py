@@ -125,10 +125,6 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
-            # Kept open by the thread that made it: the game sockets' database thread applies
-            # every move sent over them, and opening SQLite (with the pragmas) costs more than
-            # applying a move's queries. A request's thread ends with it, closing its connection.
-            "CONN_MAX_AGE": None,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

@@ -50,7 +50,7 @@ new MutationObserver(() => {
 // not newer than what the page shows (presence pushes carry no version and always apply).
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
   if (event.detail.message.startsWith(ANSWER)) {
-    moveSent = 0; // the answer to this page's own move (see below): always shown
+    answered = performance.now(); // the answer to this page's own move (see below): shown
     return;
   }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
@@ -65,26 +65,46 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
 // and answers on the socket, marked as the answer, with the same fragments. Without the socket
 // (still connecting, reconnecting, or no JavaScript) the forms post as always.
 const ANSWER = "<!-- answer -->";
+const ANSWER_WAIT_MS = 3000;
 let gameSocket = null;
-let moveSent = 0; // when this page's latest move left, until its answer comes (0: none waiting)
+let answered = 0; // when the latest answer to this page's moves arrived
 document.addEventListener("htmx:wsOpen", (event) => {
-  gameSocket = event.detail.socketWrapper;
-  moveSent = 0;
+  if (event.detail.socketWrapper && event.target.closest("[ws-connect^='/ws/game/']")) {
+    gameSocket = event.detail.socketWrapper;
+  }
 });
-document.addEventListener("htmx:wsClose", () => {
+document.addEventListener("htmx:wsClose", (event) => {
   gameSocket = null;
-  moveSent = 0;
+  // Moves queued while the socket was closing would be sent again after it reconnects: the
+  // page posts them instead (see below), so drop them.
+  if (event.detail.socketWrapper) event.detail.socketWrapper.queue.length = 0;
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
   const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
   if (!gameSocket || !move || form.tagName !== "FORM") return;
   event.preventDefault();
-  // One move at a time, as htmx does for a form's posts: a double click rolls once. (A lost
-  // answer frees the page after a few seconds; the server refuses stale moves anyway.)
-  if (moveSent && Date.now() - moveSent < 5000) return;
-  moveSent = Date.now();
-  gameSocket.send(JSON.stringify({ ...Object.fromEntries(new FormData(form)), move: move[1] }), form);
+  // A form is sent once, as htmx does for a form's posts: a double click rolls once (the answer
+  // replaces the form). Other forms go at once: two dice tapped quickly are both held.
+  if (form.dataset.sent) return;
+  form.dataset.sent = "1";
+  const fields = { ...Object.fromEntries(new FormData(form)), move: move[1] };
+  gameSocket.send(JSON.stringify(fields), form);
+  // A socket that died without closing swallows what is sent: without any answer in a few
+  // seconds, reconnect it and post the move (a move that did arrive is refused as stale).
+  const socket = gameSocket;
+  const sentAt = performance.now();
+  setTimeout(() => {
+    if (answered > sentAt) return;
+    if (gameSocket === socket) {
+      gameSocket = null; // until it opens again
+      socket.reconnect();
+    }
+    if (form.isConnected) {
+      delete form.dataset.sent;
+      form.requestSubmit();
+    }
+  }, ANSWER_WAIT_MS);
 });
 
 // A pushed or answered redraw replaces the buttons it contains; keep the keyboard focus on the
