@@ -178,6 +178,7 @@ async def play(
                 sent = time.perf_counter()
                 if over == "socket":  # as the page sends it while its socket is open
                     fields = {key: str(value) for key, value in data.items()}  # as FormData
+                    fields["csrfmiddlewaretoken"] = clients[me].csrf
                     await seats[me].connection.send(json.dumps(fields | {"move": kind}))
                     arrived, answer = await seats[me].answer()
                     times["answer"].append(arrived - sent)

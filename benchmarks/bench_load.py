@@ -421,6 +421,7 @@ class OnlineGame:
         """Send one move over the seat's socket as the page does (its form fields as JSON)."""
         me = self.seats[seat]
         fields = {key: str(value) for key, value in data.items()} | {"move": kind}
+        fields["csrfmiddlewaretoken"] = me.visitor.cookies.get("csrftoken", "")
         sent = time.perf_counter()
         try:
             await me.socket.send(json.dumps(fields))

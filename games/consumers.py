@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 from django.db.models import F
+from django.middleware import csrf
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
@@ -298,6 +299,26 @@ ANSWER = "<!-- answer -->"
 MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
 
 
+EXPIRED = gettext_noop(
+    "This page is too old to act on. Reload it and try again: nothing was changed."
+)
+
+
+def csrf_matches(token: str, cookie: str) -> bool:
+    """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
+    middleware checks a post (with its helpers: a socket has no request to give it).
+
+    The socket's origin is checked when it opens, but only by host name: this is what stops a
+    page on another port or scheme of the same host from playing with the visitor's cookies.
+    """
+    try:
+        csrf._check_token_format(token)
+        csrf._check_token_format(cookie)
+    except csrf.InvalidTokenFormat:
+        return False
+    return csrf._does_token_match(token, cookie)
+
+
 def move_from_socket(
     game_id: str, visitor: str | None, page: dict, tab: str, data, *, watching: bool = False
 ) -> str:
@@ -313,6 +334,8 @@ def move_from_socket(
     kind = fields.get("move")
     with translation.override(page["language"]):
         try:
+            if not csrf_matches(fields.get("csrfmiddlewaretoken", ""), page["csrf_token"]):
+                raise services.ActionRefused(EXPIRED)
             if watching:  # no seat in the game: refused before its row is locked
                 raise services.NotYourGame(services.NOT_YOURS)
             if kind not in MOVES:

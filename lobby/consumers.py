@@ -7,6 +7,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 
 from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, page_of
@@ -24,12 +25,21 @@ def render_lobby(visitor: str | None, page: dict) -> str:
 
 
 def render_table(code: str, visitor: str | None, page: dict) -> str:
-    """A table's seats and start button for this visitor, as an out-of-band swap."""
+    """A table's seats and start button for this visitor, as an out-of-band swap.
+
+    Once the game has started, a seated player's page goes to it, as when the start is pushed:
+    a page whose socket connected just after the start missed that push.
+    """
     with translation.override(page["language"]):
         context = presenters.table_context(code, visitor)
         if context is None:
             return ""
-        return render_to_string("lobby/table.html#seats", context | {"oob": True} | page)
+        html = render_to_string("lobby/table.html#seats", context | {"oob": True} | page)
+        table = context["table"]
+        if table.started and context["seated"]:
+            url = reverse("games:play", args=[table.game_id])
+            html += render_to_string("lobby/_navigate.html", {"url": url})
+        return html
 
 
 class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):

@@ -215,7 +215,8 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
     bo = await connect(f"/ws/game/{game.id}/?tab=bo-tab", "bo")
     for socket in (ana, bo):
         await drain(socket)
-    roll = {"move": "roll", "step": "0", "held": "00000", "HEADERS": {"HX-Request": "true"}}
+    token = "ana" + "a" * 29  # the page's forms carry its CSRF cookie's token
+    roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": token}
     await ana.send_json_to(roll)
     await ana.send_json_to(roll)  # a double click: the second one is stale
     answer = await ana.receive_from(timeout=3)
@@ -230,11 +231,16 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
     await receive_containing(bo, "Ana rolled")
     # The page that moved has its answer: no push of the same move.
     assert not [m for m in await drain(ana) if "olled" in m]
-    await ana.send_json_to({"move": "hold", "step": "1", "die": "4", "held": "1"})
+    await ana.send_json_to(
+        {"move": "hold", "step": "1", "die": "4", "held": "1", "csrfmiddlewaretoken": token}
+    )
     assert "Die 5 held." in await ana.receive_from(timeout=3)
     assert "Die 5: " in await receive_containing(bo, "held")
     for socket in (ana, bo):
         await socket.disconnect()
+
+
+TOKEN = "t" * 32  # a page's CSRF cookie
 
 
 @pytest.mark.parametrize(
@@ -248,16 +254,20 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
         ("ana", {"move": "hold", "step": "0", "die": "one", "held": "1"}, "There is no such die"),
         ("ana", {"move": "delete", "step": "0"}, "Unknown action."),
         ("ana", {"move": ["roll"], "step": 0}, "Unknown action."),
-        ("ana", "not json at all", "Unknown action."),
-        ("ana", {"move": "roll", "step": "0", "pad": "x" * 3000}, "Unknown action."),
+        ("ana", "not json at all", "This page is too old"),  # so no token either
+        ("ana", {"move": "roll", "step": "0", "pad": "x" * 3000}, "This page is too old"),
+        # From a page without the visitor's CSRF token (another site, port or scheme).
+        ("ana", {"move": "roll", "step": "0", "csrfmiddlewaretoken": ""}, "This page is too old"),
+        ("ana", {"move": "roll", "step": "0", "csrfmiddlewaretoken": "b" * 32}, "too old"),
+        ("ana", {"move": "roll", "step": "0", "csrfmiddlewaretoken": "!" * 32}, "too old"),
     ],
 )
 async def test_a_bad_move_over_the_socket_changes_nothing_and_says_why(who, sent, reason):
     game = await new_online_game()
-    page = await connect(f"/ws/game/{game.id}/", who)
+    page = await connect(f"/ws/game/{game.id}/", who, "csrftoken=" + TOKEN)
     await drain(page)
     if isinstance(sent, dict):
-        await page.send_json_to(sent)
+        await page.send_json_to({"csrfmiddlewaretoken": TOKEN} | sent)
     else:
         await page.send_to(text_data=sent)
     answer = await page.receive_from(timeout=3)
@@ -341,19 +351,39 @@ async def test_a_game_page_that_closes_while_a_move_is_pushed_is_counted_gone(mo
 
 async def test_a_move_that_fails_closes_the_socket_and_the_page_counts_as_gone(monkeypatch):
     game = await new_online_game()
-    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
     await drain(ana)
 
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(services, "perform", broken)
-    await ana.send_json_to({"move": "roll", "step": "0", "held": "00000"})
+    await ana.send_json_to(
+        {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    )
     closed = await ana.receive_output(timeout=3)
     assert closed == {"type": "websocket.close", "code": 1011}  # the page reconnects
     await ana.wait(timeout=3)
     seat = await database_sync_to_async(Seat.objects.get)(game=game, visitor="ana")
     assert seat.connections == 0
+
+
+async def test_a_table_page_that_connects_after_the_start_goes_to_the_game():
+    from lobby import services as lobby
+
+    @database_sync_to_async
+    def started_table():
+        lobby.go_online("ana", "Ana")
+        lobby.go_online("bo", "Bo")
+        table = lobby.create_table("ana")
+        lobby.join_table("bo", table.code)
+        return table.code, lobby.start_table("ana", table.code)
+
+    code, game = await started_table()
+    # Bo's page had just reloaded when the game started: its socket missed the push.
+    bo = await connect(f"/ws/table/{code}/", "bo")
+    assert f'href="/game/{game.id}/" data-navigate' in await receive_containing(bo, "navigate")
+    await bo.disconnect()
 
 
 async def test_a_socket_from_another_site_is_refused():
