@@ -218,7 +218,11 @@ def language_of(scope: dict) -> str:
     """The page's language: the language cookie, else the browser's preference."""
     cookies = scope.get("cookies", {})
     if cookies.get("django_language"):
-        return cookies["django_language"]
+        # Only a language the site has: every code given to translation.override stays cached.
+        try:
+            return translation.get_supported_language_variant(cookies["django_language"])
+        except LookupError:
+            pass
     headers = dict(scope.get("headers", []))
     accept = headers.get(b"accept-language", b"").decode("latin-1")
     return translation.get_supported_language_variant(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import secrets
 
-from django.db import connection, models
+from django.db import connection, connections, models
 
 from games.flow import GameState, Turn, replay
 from games.rules import CATEGORIES, NUM_DICE, Scorecard
@@ -49,12 +49,17 @@ class GameQuerySet(models.QuerySet):
         Every move starts here: the two queries are written out because the ORM takes longer to
         build them than SQLite takes to answer them.
         """
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        games = self.raw(f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}", [game_id])
-        game = next(iter(games), None)
+        database = connections[self.db]
+        if not database.in_atomic_block:
+            raise RuntimeError("Game.objects.locked() locks until the transaction ends: open one")
+        quote = database.ops.quote_name
+        lock = " FOR UPDATE" if database.features.has_select_for_update else ""
+        games = f"SELECT * FROM {quote(Game._meta.db_table)} WHERE id = %s{lock}"
+        game = next(iter(Game.objects.db_manager(self.db).raw(games, [game_id])), None)
         if game is not None:
-            seats = f"SELECT * FROM {Seat._meta.db_table} WHERE game_id = %s ORDER BY position"
-            game.loaded_seats = list(Seat.objects.raw(seats, [game_id]))
+            table = quote(Seat._meta.db_table)
+            seats = f"SELECT * FROM {table} WHERE game_id = %s ORDER BY position"
+            game.loaded_seats = list(Seat.objects.db_manager(self.db).raw(seats, [game_id]))
             for seat in game.loaded_seats:
                 seat.game = game
         return game

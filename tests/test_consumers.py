@@ -451,3 +451,13 @@ async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
     offer = await receive_containing(bo, "Accept the rematch (Ana asked)")
     assert "data-version" not in offer  # not a move: the page must not drop it as old news
     await bo.disconnect()
+
+
+async def test_a_page_in_a_language_the_site_lacks_gets_a_language_it_has():
+    assert consumers.language_of({"cookies": {"django_language": "es"}}) == "es"
+    assert consumers.language_of({"cookies": {"django_language": "xx-made-up"}}) == "en"
+    spanish_browser = {
+        "cookies": {"django_language": "zz"},
+        "headers": [(b"accept-language", b"es-ES")],
+    }
+    assert consumers.language_of(spanish_browser) == "es"
