@@ -207,6 +207,21 @@ def csrf_input(token: str) -> str:
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
+def masked(secret: str) -> str:
+    """The page's CSRF secret freshly masked, as Django masks it anew in every response.
+
+    Socket frames are compressed, and a token that never changed, sent beside names other
+    players chose, could be read back from the frames' sizes (as in the BREACH attack).
+    """
+    if len(secret) != csrf.CSRF_SECRET_LENGTH:
+        return secret  # none (or not a secret Django made): the forms will be refused anyway
+    try:
+        csrf._check_token_format(secret)
+    except csrf.InvalidTokenFormat:
+        return secret
+    return csrf._mask_cipher_secret(secret)
+
+
 def fill_csrf(html: str, slot: str | None, token: str) -> str:
     """A shared redraw with this page's own CSRF token in its forms."""
     if not slot:
@@ -333,6 +348,7 @@ def move_from_socket(
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
     read, which makes up much of its cost; what other pages are sent is the same.
     """
+    answer_page = page | {"csrf_token": masked(page["csrf_token"])}
     fields = data if isinstance(data, dict) else {}
     fields = {key: value for key, value in fields.items() if isinstance(value, str)}
     kind = fields.get("move")
@@ -353,12 +369,12 @@ def move_from_socket(
             if game is None:
                 return ""
             error = services.translate_refusal(refusal)
-            context = presenters.game_context(game, visitor, error=error) | page
+            context = presenters.game_context(game, visitor, error=error) | answer_page
             return ANSWER + presenters.render_parts(context | {"live": True}, ["game"])
         parts = [*services.changed_parts(kind)]
         if "game" not in parts and "messages" not in parts:
             parts.append("messages")
-        context = presenters.game_context(game, visitor) | page | {"live": True}
+        context = presenters.game_context(game, visitor) | answer_page | {"live": True}
         return ANSWER + presenters.render_parts(context, parts)
 
 
@@ -520,7 +536,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             html, slot = await self._render(event, key), CSRF_SLOT
         self.served = event.get("event")
         if html:
-            await self.send(text_data=fill_csrf(html, slot, self.page["csrf_token"]))
+            await self.send(text_data=fill_csrf(html, slot, masked(self.page["csrf_token"])))
 
     async def _render(self, event: dict, key: str) -> str:
         """Render this page's redraw, once for all the pages of this process that see the same."""

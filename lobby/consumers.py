@@ -10,14 +10,19 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, page_of
+from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, masked, page_of
 from lobby import notify, presenters, services
+
+
+def fresh(page: dict) -> dict:
+    """The page's rendering context with its CSRF secret freshly masked (see ``masked``)."""
+    return page | {"csrf_token": masked(page["csrf_token"])}
 
 
 def render_lobby(visitor: str | None, page: dict) -> str:
     """The lobby's live parts for this visitor, as out-of-band swaps."""
     with translation.override(page["language"]):
-        context = presenters.lobby_context(visitor) | {"oob": True} | page
+        context = presenters.lobby_context(visitor) | {"oob": True} | fresh(page)
         return "".join(
             render_to_string(f"lobby/lobby.html#{part}", context)
             for part in ("online", "challenges")
@@ -34,7 +39,7 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
         context = presenters.table_context(code, visitor)
         if context is None:
             return ""
-        html = render_to_string("lobby/table.html#seats", context | {"oob": True} | page)
+        html = render_to_string("lobby/table.html#seats", context | {"oob": True} | fresh(page))
         table = context["table"]
         if table.started and context["seated"]:
             url = reverse("games:play", args=[table.game_id])
