@@ -318,11 +318,6 @@ ANSWER = "<!-- answer -->"
 MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
 
 
-EXPIRED = gettext_noop(
-    "This page is too old to act on. Reload it and try again: nothing was changed."
-)
-
-
 def csrf_matches(token: str, cookie: str) -> bool:
     """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
     middleware checks a post (with its helpers: a socket has no request to give it).
@@ -355,7 +350,7 @@ def move_from_socket(
     with translation.override(page["language"]):
         try:
             if not csrf_matches(fields.get("csrfmiddlewaretoken", ""), page["csrf_token"]):
-                raise services.ActionRefused(EXPIRED)
+                raise services.ActionRefused(services.EXPIRED)
             if watching:  # no seat in the game: refused before its row is locked
                 raise services.NotYourGame(services.NOT_YOURS)
             if kind not in MOVES:
@@ -371,11 +366,9 @@ def move_from_socket(
             error = services.translate_refusal(refusal)
             context = presenters.game_context(game, visitor, error=error) | answer_page
             return ANSWER + presenters.render_parts(context | {"live": True}, ["game"])
-        parts = [*services.changed_parts(kind)]
-        if "game" not in parts and "messages" not in parts:
-            parts.append("messages")
         context = presenters.game_context(game, visitor) | answer_page | {"live": True}
-        return ANSWER + presenters.render_parts(context, parts)
+        # A move's parts include the message line (or the whole game area, which has it).
+        return ANSWER + presenters.render_parts(context, list(services.changed_parts(kind)))
 
 
 def is_watching(game_id: str, visitor: str | None) -> bool:
@@ -486,7 +479,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         runs this process's synchronous database work: a push would wait there behind the move
         being applied and its answer being rendered, and a move would take an extra turn. These
         handlers reach the database only through ``database_sync_to_async``, which does that
-        clean-up itself.
+        clean-up itself, or on a mover thread (``on_mover_thread``), which keeps its own.
         """
         if message["type"] in DIRECT_MESSAGES:
             await getattr(self, get_handler_name(message))(message)

@@ -50,6 +50,8 @@ class StaleAction(ActionRefused):
 
 
 NOT_YOURS = _("This game is not yours: you can watch it but not play in it.")
+# A form from a page too old to act on, or from another site (its CSRF token does not match).
+EXPIRED = _("This page is too old to act on. Reload it and try again: nothing was changed.")
 
 
 def translate_refusal(refusal: Exception) -> str:

@@ -254,6 +254,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return error_page(
         request,
         gettext("This page has expired"),
-        gettext("This page is too old to act on. Reload it and try again: nothing was changed."),
+        gettext(services.EXPIRED),
         403,
     )

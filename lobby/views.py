@@ -10,8 +10,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.flow import _
 from games.models import Game
-from games.services import ActionRefused
-from games.views import translate_refusal, visitor_id
+from games.services import ActionRefused, translate_refusal
+from games.views import visitor_id
 from lobby import presenters, services
 
 
