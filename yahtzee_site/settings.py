@@ -123,7 +123,7 @@ if os.environ.get("DATABASE_URL"):
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "yahtzee_site.sqlite",
             "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
@@ -213,7 +213,7 @@ CHANNEL_LAYERS = {
         "CONFIG": {"hosts": [REDIS_URL]},
     }
     if REDIS_URL
-    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    else {"BACKEND": "yahtzee_site.layers.QuickInMemoryChannelLayer"}
 }
 if REDIS_URL:
     CACHES = {
