@@ -46,22 +46,22 @@ class GameQuerySet(models.QuerySet):
     def locked(self, game_id: str) -> Game | None:
         """The game with its seats, its row locked until the transaction ends (None if none).
 
-        Every move starts here: the two queries are written out because the ORM takes longer to
-        build them than SQLite takes to answer them.
+        Every move starts here: the two queries are written out (see ``read_rows``) because the
+        ORM takes longer to build them and their objects than SQLite takes to answer them.
         """
         database = connections[self.db]
         if not database.in_atomic_block:
             raise RuntimeError("Game.objects.locked() locks until the transaction ends: open one")
-        quote = database.ops.quote_name
         lock = " FOR UPDATE" if database.features.has_select_for_update else ""
-        games = f"SELECT * FROM {quote(Game._meta.db_table)} WHERE id = %s{lock}"
-        game = next(iter(Game.objects.db_manager(self.db).raw(games, [game_id])), None)
-        if game is not None:
-            table = quote(Seat._meta.db_table)
-            seats = f"SELECT * FROM {table} WHERE game_id = %s ORDER BY position"
-            game.loaded_seats = list(Seat.objects.db_manager(self.db).raw(seats, [game_id]))
-            for seat in game.loaded_seats:
-                seat.game = game
+        games = read_rows(Game, database, f"WHERE id = %s{lock}", [game_id])
+        if not games:
+            return None
+        game = games[0]
+        game.loaded_seats = read_rows(
+            Seat, database, "WHERE game_id = %s ORDER BY position", [game_id]
+        )
+        for seat in game.loaded_seats:
+            seat.game = game
         return game
 
 
@@ -265,3 +265,39 @@ def insert_rows(instances: list[models.Model]) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+@functools.cache
+def _select(model: type[models.Model], alias: str) -> tuple[str, tuple[str, ...], list]:
+    """The SELECT of all a model's columns, their names, and the converters of each column that
+    has some, as the ORM would apply them to values read on this connection."""
+    database = connections[alias]
+    quote = database.ops.quote_name
+    fields = model._meta.concrete_fields
+    columns = ", ".join(quote(f.column) for f in fields)
+    converters = []
+    for index, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        found = database.ops.get_db_converters(column) + field.get_db_converters(database)
+        if found:
+            converters.append((index, column, found))
+    select = f"SELECT {columns} FROM {quote(model._meta.db_table)}"
+    return select, tuple(f.attname for f in fields), converters
+
+
+def read_rows(model: type[models.Model], database, where: str, params: list) -> list:
+    """Whole rows of a model, as ``Model.objects.raw`` reads them without its per-call setup."""
+    select, names, converters = _select(model, database.alias)
+    with database.cursor() as cursor:
+        cursor.execute(f"{select} {where}", params)
+        rows = cursor.fetchall()
+    found = []
+    for row in rows:
+        values = list(row)
+        for index, column, functions in converters:
+            value = values[index]
+            for convert in functions:
+                value = convert(value, column, database)
+            values[index] = value
+        found.append(model.from_db(database.alias, names, values))
+    return found
