@@ -121,3 +121,33 @@ document.addEventListener("htmx:wsAfterMessage", () => {
   }
   focusedId = null;
 });
+
+// The lobby: a redraw pushed while one of the page's own forms waits for its answer replaces that
+// form, and htmx looks for the answer's swaps (the error line, the lists) next to the form: once
+// it is off the page they are dropped ("htmx:oobErrorNoTarget"). Such a form is kept, hidden, on
+// the page until its answer has been shown; redraws and answers still apply in the order they
+// arrive.
+const lobbyForms = new Set();
+let parking = null;
+function inLobby(element) {
+  return Boolean(element && element.closest && element.closest(".lobby"));
+}
+document.addEventListener("htmx:beforeSend", (event) => {
+  if (inLobby(event.detail.elt)) lobbyForms.add(event.detail.elt);
+});
+function lobbyAnswered(event) {
+  if (lobbyForms.delete(event.detail.elt) && parking && parking.contains(event.detail.elt)) {
+    event.detail.elt.remove();
+  }
+}
+document.addEventListener("htmx:afterRequest", lobbyAnswered);
+document.addEventListener("htmx:sendError", lobbyAnswered);
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  if (!lobbyForms.size || !inLobby(event.target)) return;
+  if (!parking) {
+    parking = document.createElement("div");
+    parking.hidden = true;
+    document.body.append(parking);
+  }
+  for (const form of lobbyForms) if (form.isConnected) parking.append(form);
+});

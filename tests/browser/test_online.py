@@ -152,3 +152,28 @@ def test_watching_a_game_live(browser, server):
     ana.get_by_role("button", name="Roll", exact=True).click()
     expect(watcher.locator("#messages")).to_contain_text("Ana rolled")
     expect(watcher.get_by_role("button", name=ROLL)).to_have_count(0)
+
+
+def test_a_refusal_shows_even_when_a_live_redraw_replaced_the_form_first(browser, server):
+    """Bo accepts just as Ana cancels: the live redraw removes the challenge (and the Accept
+    form) before Bo's answer arrives; the answer's reason must still show."""
+    base = server.url
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    errors: list[str] = []
+    bo.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo")
+    ana.get_by_role("button", name="Challenge Bo").click()
+    expect(bo.get_by_text("Ana challenges you")).to_be_visible()
+    held = []
+    bo.route(re.compile(r"/accept/$"), lambda route: held.append(route))  # waits here
+    bo.get_by_role("button", name="Accept").click()
+    bo.wait_for_function("() => document.querySelector('.lobby form.htmx-request') !== null")
+    assert len(held) == 1
+    ana.get_by_role("button", name="Cancel").click()
+    expect(bo.get_by_text("Ana challenges you")).to_have_count(0)  # the live redraw came first
+    held[0].continue_()
+    expect(bo.locator("#lobby-error")).to_have_text("That challenge was cancelled.")
+    expect(bo.get_by_role("heading", name="You are online as Bo")).to_be_visible()
+    assert not [e for e in errors if "oobErrorNoTarget" in e], errors
