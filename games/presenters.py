@@ -83,7 +83,7 @@ PHRASES = {
     "yahtzee_bonus": _("Yahtzee bonus"),
     "total": _("Total"),
     "players": _("Players"),
-    "watching": _("This game is being played in another browser: you are watching."),
+    "watching": _("You are watching this game."),
     "share": _("Friends can watch this game live: share this page's address."),
     "single_yahtzee": _("Multiple Yahtzees are off: no Yahtzee bonus, no joker."),
     "keys": _("Keys: 1-5 hold, R or Space roll."),

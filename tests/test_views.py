@@ -296,7 +296,7 @@ def test_someone_elses_game_is_refused(headers):
     assert no_session.status_code == 403
     assert snapshot(game) == before
     page = stranger.get(f"/game/{game.id}/").text
-    assert "you are watching" in page
+    assert "You are watching this game." in page
     assert 'id="roll-button"' not in page
 
 
@@ -385,6 +385,9 @@ def test_spanish_from_the_browser_and_the_switcher():
     for word in ["Unos", "Doses", "Treses", "Cuatros", "Cincos", "Seises", "Trío", "Póquer", "Full",
                  "Escalera corta", "Escalera larga", "Chance"]:  # fmt: skip
         assert f'<th scope="row">{word}</th>' in page
+    # The menu and the card's title call the score card by the same name.
+    assert '<h2 id="card-title">Hoja de puntuación</h2>' in page
+    assert ">Hoja de puntuación</a>" in page and "Hoja de puntos" not in page
     response = client.post("/i18n/setlang/", {"language": "en", "next": f"/game/{game.id}/"},
                            headers={"Accept-Language": "es"})  # fmt: skip
     assert response.status_code == 302

@@ -148,7 +148,7 @@ def test_watching_a_game_live(browser, server):
     expect(bo.get_by_role("heading", name="Round 1 of 13")).to_be_visible()  # sent on live
     watcher = browser.new_context().new_page()
     watcher.goto(ana.url)
-    expect(watcher.get_by_text("you are watching")).to_be_visible()
+    expect(watcher.get_by_text("You are watching this game.")).to_be_visible()
     ana.get_by_role("button", name="Roll", exact=True).click()
     expect(watcher.locator("#messages")).to_contain_text("Ana rolled")
     expect(watcher.get_by_role("button", name=ROLL)).to_have_count(0)
