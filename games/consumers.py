@@ -34,7 +34,6 @@ from django.db.models import F
 from django.middleware import csrf
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.html import format_html
 from django.utils.translation import gettext_noop
 
 from games import presenters, services
@@ -202,9 +201,7 @@ def render_context(game: Game, visitor: str | None, page: dict, message: dict) -
 
 def csrf_input(token: str) -> str:
     """The hidden field that ``{% csrf_token %}`` renders for this token."""
-    if not token:
-        return ""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+    return presenters.csrf_field(token)
 
 
 def masked(secret: str) -> str:

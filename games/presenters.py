@@ -25,6 +25,7 @@ from django.template.context import make_context
 from django.template.loader import get_template, render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext
@@ -252,6 +253,98 @@ PICK_CELL = (
     ' aria-label="{label}">{points}</a>\n</td>'
 )
 EMPTY_CELL = '<td class="open">\n<span class="empty" aria-label="{label}">–</span>\n</td>'
+# The rows of the card but the chosen box's, and the dice: made here for the same reason. The forms
+# of the dice get the CSRF field from the template's context (``{% dice_items %}``).
+ROW = '<tr>\n<th scope="row">{label}</th>\n{cells}\n</tr>'
+DIE_BUTTON = (
+    '<li>\n<form method="post" action="{url}" hx-post="{url}">\n{csrf}\n'
+    '<input type="hidden" name="step" value="{step}">\n'
+    '<input type="hidden" name="die" value="{index}">\n'
+    '<input type="hidden" name="held" value="{press_holds}">\n'
+    '<button type="submit" id="die-{index}" class="die{held}" aria-pressed="{pressed}"'
+    ' data-key="{number}"{disabled} aria-label="{label}">\n{svg}\n'
+    '<span class="held-tag" aria-hidden="true">{held_tag}</span>\n</button>\n</form>\n</li>'
+)
+DIE_SHOWN = (  # someone else's dice: shown, not pressable
+    '<li>\n<span class="die{held}" role="img" aria-label="{label}">\n{svg}\n'
+    '<span class="held-tag" aria-hidden="true">{held_tag}</span>\n</span>\n</li>'
+)
+
+
+def csrf_field(token: object) -> str:
+    """The hidden field that ``{% csrf_token %}`` renders for this token ("" without one)."""
+    if not token or token == "NOTPROVIDED":
+        return ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+
+
+def dice_items(context) -> SafeString:
+    """The five dice of the game page as list items: buttons that hold for the player to move."""
+    dice: list[DieView] = context["dice"]
+    if not context["can_play"]:
+        return SafeString("\n".join(
+            DIE_SHOWN.format(held=" held" if d["held"] else "", label=d["label"], svg=d["svg"],
+                             held_tag=d["held_tag"])
+            for d in dice
+        ))  # fmt: skip
+    url, step = context["urls"]["hold"], context["step"]
+    csrf = csrf_field(context.get("csrf_token"))
+    disabled = " disabled" if context["dice_locked"] else ""
+    return SafeString("\n".join(
+        DIE_BUTTON.format(url=url, csrf=csrf, step=step, index=d["index"],
+                          press_holds=d["press_holds"], held=" held" if d["held"] else "",
+                          pressed=d["pressed"], number=d["number"], disabled=disabled,
+                          label=d["label"], svg=d["svg"], held_tag=d["held_tag"])
+        for d in dice
+    ))  # fmt: skip
+
+
+class SectionView(TypedDict):
+    """The upper or the lower part of the card: its rows, ready to print but the chosen one."""
+
+    before: str  # the rows above the chosen box's (all of them when none is chosen here)
+    selected: RowView | None  # the chosen box's row: the template adds its form
+    after: str  # the rows below it
+    foot: str  # the section's subtotal rows
+
+
+def card_sections(
+    rows: list[RowView], totals: list[TotalsView], words: dict, bonus_line: str, yahtzees: bool
+) -> list[SectionView]:
+    """The card's two sections with their subtotals (``yahtzees``: the Yahtzee bonus line)."""
+    upper_total = "".join(f"<td>{foot['upper_total']}</td>" for foot in totals)
+    bonus = "".join(
+        f'<td><span class="to-go">{foot["to_go"]}</span></td>'
+        if foot["to_go"]
+        else f"<td>{foot['upper_bonus']}</td>"
+        for foot in totals
+    )
+    feet = [
+        f'<tr class="subtotal"><th scope="row">{words["upper_total"]}</th>{upper_total}</tr>\n'
+        f'<tr class="subtotal bonus-line"><th scope="row">{bonus_line}</th>{bonus}</tr>',
+        "",
+    ]
+    if yahtzees:
+        cells = "".join(f"<td>{foot['yahtzee_bonus']}</td>" for foot in totals)
+        feet[1] = f'<tr class="subtotal"><th scope="row">{words["yahtzee_bonus"]}</th>{cells}</tr>'
+    sections = []
+    for part, foot in zip((rows[: len(UPPER)], rows[len(UPPER) :]), feet, strict=True):
+        chosen = next((i for i, row in enumerate(part) if row["selected"]), len(part))
+        printed_rows = [ROW.format(label=row["label"], cells=row["cells"]) for row in part]
+        section: SectionView = {
+            "before": SafeString("\n".join(printed_rows[:chosen])),
+            "selected": part[chosen] if chosen < len(part) else None,
+            "after": SafeString("\n".join(printed_rows[chosen + 1 :])),
+            "foot": SafeString(foot),
+        }
+        sections.append(section)
+    return sections
+
+
+def card_foot(totals: list[TotalsView], words: dict) -> SafeString:
+    """The card's last row: each player's total."""
+    cells = "".join(f'<td id="total-{foot["position"]}">{foot["total"]}</td>' for foot in totals)
+    return SafeString(f'<tr class="total"><th scope="row">{words["total"]}</th>{cells}</tr>')
 
 
 def card_rows(
@@ -528,6 +621,8 @@ def game_context(
         ),
         language,
     )
+    totals = Later(lambda: card_totals(list(state.cards)), language)
+    bonus_line = fill(words["bonus_line"], target=UPPER_BONUS_THRESHOLD)
     current_name = seat_name(current)
     return {
         "game": game,
@@ -546,19 +641,17 @@ def game_context(
         "several": len(seats) > 1,
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "totals": Later(lambda: card_totals(list(state.cards)), language),
+        "totals": totals,
         "ranking": Later(lambda: ranking(players()), language) if finished else [],
         "sections": Later(
-            lambda: [
-                {"upper": True, "rows": rows()[: len(UPPER)]},
-                {"upper": False, "rows": rows()[len(UPPER) :]},
-            ],
+            lambda: card_sections(rows(), totals(), words, bonus_line, game.multiple_yahtzees),
             language,
         ),
+        "card_foot": Later(lambda: card_foot(totals(), words), language),
         "selected": select,
         "selected_points": options()[select] if select else None,
         "better": better,
-        "bonus_line": fill(words["bonus_line"], target=UPPER_BONUS_THRESHOLD),
+        "bonus_line": bonus_line,
         "bonus_now": card.bonus_for(turn.dice) if can_play and turn.dice else 0,
         "joker": bool(can_play and turn.dice and card.joker_applies(turn.dice)),
         "dice": dice_views(turn, can_play, words),

@@ -118,3 +118,89 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
         assert urls["play"].startswith(prefix)
     finally:
         clear_script_prefix()
+
+
+def same_markup(html: str) -> str:
+    """Markup with the whitespace between tags taken out and runs of it made one space (neither
+    shows in a page)."""
+    return re.sub(r"\s+", " ", re.sub(r">\s+", ">", re.sub(r"\s+<", "<", html))).strip()
+
+
+# What the game page's template did for the dice before they came ready-made.
+DICE_TAGS = """{% for die in dice %}<li>
+  {% if can_play %}<form method="post" action="{{ urls.hold }}" hx-post="{{ urls.hold }}">
+    {% csrf_token %}
+    <input type="hidden" name="step" value="{{ step }}">
+    <input type="hidden" name="die" value="{{ die.index }}">
+    <input type="hidden" name="held" value="{{ die.press_holds }}">
+    <button type="submit" id="die-{{ die.index }}" class="die{% if die.held %} held{% endif %}"
+            aria-pressed="{{ die.pressed }}" data-key="{{ die.number }}"
+            {% if dice_locked %}disabled{% endif %}
+            aria-label="{{ die.label }}">{{ die.svg }}
+      <span class="held-tag" aria-hidden="true">{{ die.held_tag }}</span></button></form>
+  {% else %}<span class="die{% if die.held %} held{% endif %}" role="img"
+                  aria-label="{{ die.label }}">
+    {{ die.svg }}<span class="held-tag" aria-hidden="true">{{ die.held_tag }}</span></span>
+  {% endif %}</li>{% endfor %}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("can_play", [True, False])
+@pytest.mark.parametrize("rolls", [0, 1, 3])
+def test_the_dice_read_as_the_template_made_them(language, can_play, rolls):
+    dice = (2, 6, 6, 1, 6) if rolls else ()
+    turn = Turn(dice=dice, held=(False, True, True, False, False) if rolls else (False,) * 5,
+                rolls=rolls)  # fmt: skip
+    with translation.override(language):
+        context = {
+            "dice": presenters.dice_views(turn, can_play, presenters.phrases(language)),
+            "can_play": can_play,
+            "urls": presenters.game_urls("Ab3_x-9"),
+            "csrf_token": "t0ken",
+            "step": presenters.printed(4),
+            "dice_locked": not dice or turn.rolls_left == 0,
+        }
+        made = presenters.dice_items(context)
+        assert same_markup(made) == same_markup(render(DICE_TAGS, **context))
+    assert made.count("<li>") == 5
+    assert ('name="csrfmiddlewaretoken" value="t0ken"' in made) == can_play
+
+
+# What the template did for the card's rows and totals before they came ready-made.
+CARD_TAGS = """{% for section in sections %}<tbody>{% for row in section.rows %}
+  <tr class="{% if row.selected %}selected{% endif %}"><th scope="row">{{ row.label }}</th>
+  {{ row.cells }}{% if row.selected %}<td>(the form)</td>{{ row.cells_after }}{% endif %}</tr>
+  {% endfor %}
+  {% if section.upper %}
+  <tr class="subtotal"><th scope="row">{{ words.upper_total }}</th>{% for foot in totals %}<td>{{ foot.upper_total }}</td>{% endfor %}</tr>
+  <tr class="subtotal bonus-line"><th scope="row">{{ bonus_line }}</th>{% for foot in totals %}<td>{% if foot.to_go %}<span class="to-go">{{ foot.to_go }}</span>{% else %}{{ foot.upper_bonus }}{% endif %}</td>{% endfor %}</tr>
+  {% elif yahtzees %}<tr class="subtotal"><th scope="row">{{ words.yahtzee_bonus }}</th>{% for foot in totals %}<td>{{ foot.yahtzee_bonus }}</td>{% endfor %}</tr>{% endif %}
+</tbody>{% endfor %}
+<tfoot><tr class="total"><th scope="row">{{ words.total }}</th>{% for foot in totals %}<td id="total-{{ foot.position }}">{{ foot.total }}</td>{% endfor %}</tr></tfoot>"""  # noqa: E501
+
+CARD_MADE = """{% for section in sections %}<tbody>{{ section.before }}
+  {% if section.selected %}<tr class="selected"><th scope="row">{{ section.selected.label }}</th>
+  {{ section.selected.cells }}<td>(the form)</td>{{ section.selected.cells_after }}</tr>{% endif %}
+  {{ section.after }}{{ section.foot }}</tbody>{% endfor %}<tfoot>{{ foot }}</tfoot>"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("selected", [None, "twos", "chance"])
+@pytest.mark.parametrize("yahtzees", [True, False])
+def test_the_card_rows_read_as_the_template_made_them(language, selected, yahtzees):
+    upper = {"ones": 3, "threes": 9, "fours": 12, "fives": 15, "sixes": 24, "yahtzee": 50}
+    cards = [Scorecard.from_boxes({"ones": 3, "sixes": 24}), Scorecard.from_boxes(upper)]
+    options = {"twos": 4, "chance": 21, "yahtzee": 0}
+    with translation.override(language):
+        words = presenters.phrases(language)
+        rows = presenters.card_rows(cards, 0, options, selected, play_url="/game/x/",
+                                    language=language)  # fmt: skip
+        totals = presenters.card_totals(cards)
+        bonus_line = presenters.fill(words["bonus_line"], target=63)
+        old = {"upper": True, "rows": rows[:6]}, {"upper": False, "rows": rows[6:]}
+        before = render(CARD_TAGS, sections=old, totals=totals, words=words,
+                        bonus_line=bonus_line, yahtzees=yahtzees)  # fmt: skip
+        sections = presenters.card_sections(rows, totals, words, bonus_line, yahtzees)
+        after = render(CARD_MADE, sections=sections, foot=presenters.card_foot(totals, words))
+    assert same_markup(after) == same_markup(before).replace('<tr class="">', "<tr>")
+    assert after.count('class="selected"') == (selected is not None)
