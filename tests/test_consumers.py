@@ -473,3 +473,15 @@ async def test_a_page_in_a_language_the_site_lacks_gets_a_language_it_has():
         "headers": [(b"accept-language", b"es-ES")],
     }
     assert consumers.language_of(spanish_browser) == "es"
+
+
+async def test_a_masked_token_is_new_each_time_and_passes_djangos_check():
+    secret = "abcdefghijklmnopqrstuvwxyz012345"
+    tokens = {consumers.masked(secret) for _ in range(200)}
+    assert len(tokens) == 200
+    for token in tokens:
+        assert len(token) == 64 and set(token) <= set(consumers.CSRF_CHARS)
+        assert consumers.csrf_matches(token, secret)
+    # Every character of the alphabet turns up in the masks: none is left out.
+    assert set("".join(token[:32] for token in tokens)) == set(consumers.CSRF_CHARS)
+    assert consumers.masked("not a secret") == "not a secret"
