@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from typing import NamedTuple
 
 from django.db import connection, connections, models
 
@@ -46,20 +47,23 @@ class GameQuerySet(models.QuerySet):
     def locked(self, game_id: str) -> Game | None:
         """The game with its seats, its row locked until the transaction ends (None if none).
 
-        Every move starts here: the two queries are written out (see ``read_rows``) because the
-        ORM takes longer to build them and their objects than SQLite takes to answer them.
+        Every move starts here, so it is one query, written out (see ``Columns``): the ORM takes
+        longer to build it and its objects than SQLite takes to answer it, and on PostgreSQL
+        each query is a round trip. Only the game's row is locked.
         """
         database = connections[self.db]
         if not database.in_atomic_block:
             raise RuntimeError("Game.objects.locked() locks until the transaction ends: open one")
-        lock = " FOR UPDATE" if database.features.has_select_for_update else ""
-        games = read_rows(Game, database, f"WHERE id = %s{lock}", [game_id])
-        if not games:
+        games, seats = Columns.of(Game, database.alias), Columns.of(Seat, database.alias)
+        sql = _locked_sql(database.alias)
+        with database.cursor() as cursor:
+            cursor.execute(sql, [game_id])
+            rows = cursor.fetchall()
+        if not rows:
             return None
-        game = games[0]
-        game.loaded_seats = read_rows(
-            Seat, database, "WHERE game_id = %s ORDER BY position", [game_id]
-        )
+        split = len(games.names)
+        game = games.instance(rows[0][:split], database)
+        game.loaded_seats = [seats.instance(row[split:], database) for row in rows]
         for seat in game.loaded_seats:
             seat.game = game
         return game
@@ -270,37 +274,58 @@ def insert_rows(instances: list[models.Model]) -> None:
         cursor.executemany(sql, rows)
 
 
-@functools.cache
-def _select(model: type[models.Model], alias: str) -> tuple[str, tuple[str, ...], list]:
-    """The SELECT of all a model's columns, their names, and the converters of each column that
-    has some, as the ORM would apply them to values read on this connection."""
-    database = connections[alias]
-    quote = database.ops.quote_name
-    fields = model._meta.concrete_fields
-    columns = ", ".join(quote(f.column) for f in fields)
-    converters = []
-    for index, field in enumerate(fields):
-        column = field.get_col(model._meta.db_table)
-        found = database.ops.get_db_converters(column) + field.get_db_converters(database)
-        if found:
-            converters.append((index, column, found))
-    select = f"SELECT {columns} FROM {quote(model._meta.db_table)}"
-    return select, tuple(f.attname for f in fields), converters
+class Columns(NamedTuple):
+    """A model's columns as SELECT lists them, and how the ORM turns their values into fields."""
 
+    model: type[models.Model]
+    sql: str  # "table"."column", ... for every concrete field
+    table: str  # the quoted table name
+    names: tuple[str, ...]  # the fields' attribute names, in the same order
+    converters: list  # (index, column, functions) for each column that has converters
 
-def read_rows(model: type[models.Model], database, where: str, params: list) -> list:
-    """Whole rows of a model, as ``Model.objects.raw`` reads them without its per-call setup."""
-    select, names, converters = _select(model, database.alias)
-    with database.cursor() as cursor:
-        cursor.execute(f"{select} {where}", params)
-        rows = cursor.fetchall()
-    found = []
-    for row in rows:
+    @staticmethod
+    @functools.cache
+    def of(model: type[models.Model], alias: str) -> Columns:
+        """The columns of a model as read on this connection (worked out once per process)."""
+        database = connections[alias]
+        quote = database.ops.quote_name
+        table = quote(model._meta.db_table)
+        fields = model._meta.concrete_fields
+        converters = []
+        for index, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            found = database.ops.get_db_converters(column) + field.get_db_converters(database)
+            if found:
+                converters.append((index, column, found))
+        sql = ", ".join(f"{table}.{quote(f.column)}" for f in fields)
+        return Columns(model, sql, table, tuple(f.attname for f in fields), converters)
+
+    def instance(self, row, database):
+        """The model instance of a row read from these columns, as the ORM builds it."""
         values = list(row)
-        for index, column, functions in converters:
+        for index, column, functions in self.converters:
             value = values[index]
             for convert in functions:
                 value = convert(value, column, database)
             values[index] = value
-        found.append(model.from_db(database.alias, names, values))
-    return found
+        return self.model.from_db(database.alias, self.names, values)
+
+
+@functools.cache
+def _locked_sql(alias: str) -> str:
+    """The query of ``GameQuerySet.locked``: the game joined to its seats, in turn order."""
+    database = connections[alias]
+    games, seats = Columns.of(Game, alias), Columns.of(Seat, alias)
+    quote = database.ops.quote_name
+    game_id, position = (quote(Seat._meta.get_field(name).column) for name in ("game", "position"))
+    pk = quote(Game._meta.pk.column)
+    lock = ""
+    if database.features.has_select_for_update_of:
+        lock = f" FOR UPDATE OF {games.table}"
+    elif database.features.has_select_for_update:
+        lock = " FOR UPDATE"
+    return (
+        f"SELECT {games.sql}, {seats.sql} FROM {games.table}"
+        f" JOIN {seats.table} ON {seats.table}.{game_id} = {games.table}.{pk}"
+        f" WHERE {games.table}.{pk} = %s ORDER BY {seats.table}.{position}{lock}"
+    )
