@@ -122,15 +122,27 @@ document.addEventListener("htmx:wsAfterMessage", () => {
   focusedId = null;
 });
 
-// The lobby: a redraw pushed while one of the page's own forms waits for its answer replaces that
-// form, and htmx looks for the answer's swaps (the error line, the lists) next to the form: once
-// it is off the page they are dropped ("htmx:oobErrorNoTarget"). Such a form is kept, hidden, on
-// the page until its answer has been shown; redraws and answers still apply in the order they
-// arrive.
+// The lobby: a redraw replaces the forms in the lists, and htmx looks for an answer's swaps (the
+// error line, the lists) next to the form that asked: once that form is off the page they are
+// dropped ("htmx:oobErrorNoTarget"), a refusal's reason with them. So before a redraw (pushed, or
+// the answer to another of the page's forms) the forms still waiting for their answers are kept,
+// hidden, on the page until those answers are shown; everything still applies in the order it
+// arrives.
 const lobbyForms = new Set();
 let parking = null;
 function inLobby(element) {
   return Boolean(element && element.closest && element.closest(".lobby"));
+}
+function parkWaitingForms(except) {
+  for (const form of lobbyForms) {
+    if (form === except || !form.isConnected || (parking && parking.contains(form))) continue;
+    if (!parking) {
+      parking = document.createElement("div");
+      parking.hidden = true;
+      document.body.append(parking);
+    }
+    parking.append(form);
+  }
 }
 document.addEventListener("htmx:beforeSend", (event) => {
   if (inLobby(event.detail.elt)) lobbyForms.add(event.detail.elt);
@@ -143,11 +155,8 @@ function lobbyAnswered(event) {
 document.addEventListener("htmx:afterRequest", lobbyAnswered);
 document.addEventListener("htmx:sendError", lobbyAnswered);
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
-  if (!lobbyForms.size || !inLobby(event.target)) return;
-  if (!parking) {
-    parking = document.createElement("div");
-    parking.hidden = true;
-    document.body.append(parking);
-  }
-  for (const form of lobbyForms) if (form.isConnected) parking.append(form);
+  if (lobbyForms.size && inLobby(event.target)) parkWaitingForms(null);
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (lobbyForms.size > 1 && lobbyForms.has(event.detail.elt)) parkWaitingForms(event.detail.elt);
 });

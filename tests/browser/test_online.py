@@ -177,3 +177,37 @@ def test_a_refusal_shows_even_when_a_live_redraw_replaced_the_form_first(browser
     expect(bo.locator("#lobby-error")).to_have_text("That challenge was cancelled.")
     expect(bo.get_by_role("heading", name="You are online as Bo")).to_be_visible()
     assert not [e for e in errors if "oobErrorNoTarget" in e], errors
+
+
+def test_a_refusal_shows_when_the_pages_own_other_answer_redrew_the_lists(browser, server):
+    """Bo accepts Ana's challenge (held on its way) and then declines Cy's: the decline's answer
+    redraws the lists, the Accept form with them, before the accept's refusal arrives. His lobby
+    socket delivers nothing meanwhile (as while it reconnects)."""
+    base = server.url
+    ana, bo, cy = (browser.new_context().new_page() for _ in range(3))
+    errors: list[str] = []
+    bo.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    live = {"on": True}
+
+    def lobby_socket(socket) -> None:
+        server_side = socket.connect_to_server()
+        server_side.on_message(lambda message: live["on"] and socket.send(message))
+        socket.on_message(lambda message: server_side.send(message))
+
+    bo.route_web_socket(re.compile(r"/ws/lobby/"), lobby_socket)
+    for page, name in ((ana, "Ana"), (bo, "Bo"), (cy, "Cy")):
+        go_online(page, base, name)
+    ana.get_by_role("button", name="Challenge Bo").click()
+    cy.get_by_role("button", name="Challenge Bo").click()
+    expect(bo.get_by_text("Cy challenges you")).to_be_visible()
+    live["on"] = False
+    held = []
+    bo.route(re.compile(r"/accept/$"), lambda route: held.append(route))
+    bo.locator("li", has_text="Ana challenges you").get_by_role("button", name="Accept").click()
+    bo.wait_for_function("() => document.querySelector('.lobby form.htmx-request') !== null")
+    ana.get_by_role("button", name="Cancel").click()
+    bo.locator("li", has_text="Cy challenges you").get_by_role("button", name="Decline").click()
+    expect(bo.get_by_text("Cy challenges you")).to_have_count(0)  # Bo's own answer redrew them
+    held[0].continue_()
+    expect(bo.locator("#lobby-error")).to_have_text("That challenge was cancelled.")
+    assert not [e for e in errors if "oobErrorNoTarget" in e], errors
