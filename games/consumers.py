@@ -29,7 +29,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import F
 from django.middleware import csrf
 from django.template.loader import render_to_string
@@ -394,9 +394,18 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
 
 
 def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
-    """Count this visitor's open pages on their seats; True if their presence changed."""
+    """Count this visitor's open pages on their seats; True if their presence changed.
+
+    In one transaction: its writes go together, and on SQLite they take their turn with the
+    moves (see ``yahtzee_site/sqlite``) rather than slip in between by SQLite's polling.
+    """
     if not visitor:
         return False
+    with transaction.atomic():
+        return _mark_present(game_id, visitor, delta)
+
+
+def _mark_present(game_id: str, visitor: str, delta: int) -> bool:
     seats = Seat.objects.filter(game_id=game_id, visitor=visitor, game__mode=Game.Mode.ONLINE)
     now = timezone.now()
     if delta > 0:

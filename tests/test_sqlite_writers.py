@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import OperationalError, connections
+from django.db import IntegrityError, OperationalError, connections
 
 from yahtzee_site.sqlite.base import DatabaseWrapper, writer_lock
 
@@ -113,3 +113,35 @@ def test_the_site_uses_it_for_sqlite():
     if connection.vendor != "sqlite":
         pytest.skip("the suite runs on PostgreSQL here (DATABASE_URL)")
     assert isinstance(connection, DatabaseWrapper)
+
+
+def test_a_commit_that_fails_keeps_the_lock_until_the_rollback(tmp_path):
+    connection = wrapper(tmp_path / "db.sqlite3")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("CREATE TABLE parents (id INTEGER PRIMARY KEY)")
+        cursor.execute(
+            "CREATE TABLE children (parent INTEGER REFERENCES parents(id)"
+            " DEFERRABLE INITIALLY DEFERRED)"
+        )
+    begin(connection)
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO children VALUES (42)")  # checked at COMMIT, which fails
+    with pytest.raises(IntegrityError):
+        connection.commit()
+    assert connection.connection.in_transaction  # SQLite kept the transaction open...
+    assert connection.holds_writer_lock  # ...so the turn is not over yet
+    end(connection, commit=False)
+    assert not writer_lock(str(tmp_path / "db.sqlite3")).locked()
+    connection.close()
+
+
+def test_transactions_that_may_only_read_take_no_turn(tmp_path):
+    settings = dict(connections["default"].settings_dict)
+    options = {"transaction_mode": "DEFERRED", "timeout": 20}
+    path = str(tmp_path / "db.sqlite3")
+    connection = DatabaseWrapper(settings | {"NAME": path, "OPTIONS": options}, alias="w")
+    begin(connection)
+    assert not connection.holds_writer_lock and not writer_lock(path).locked()
+    end(connection)
+    connection.close()

@@ -34,8 +34,8 @@ class QuickInMemoryChannelLayer(InMemoryChannelLayer):
         self._clean_expired()
         for channel in list(self.groups.get(group, ())):
             # A page's consumer between two receives has no queue: the next receive finds this.
-            queue = self.channels.setdefault(
-                channel, asyncio.Queue(maxsize=self.get_capacity(channel))
-            )
+            queue = self.channels.get(channel)
+            if queue is None:
+                queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
             with contextlib.suppress(asyncio.QueueFull):  # as Channels: a full page is skipped
                 queue.put_nowait((time.time() + self.expiry, deepcopy(message)))

@@ -15,6 +15,8 @@ import threading
 from django.db import OperationalError
 from django.db.backends.sqlite3 import base
 
+# Transactions that take SQLite's write lock when they begin (the site's is IMMEDIATE).
+WRITING_MODES = ("IMMEDIATE", "EXCLUSIVE")
 _writers: dict[str, threading.Lock] = {}
 _writers_lock = threading.Lock()
 
@@ -32,6 +34,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return writer_lock(str(self.settings_dict["NAME"]))
 
     def _start_transaction_under_autocommit(self):
+        if self.transaction_mode not in WRITING_MODES:
+            return super()._start_transaction_under_autocommit()  # may only read: no turn taken
         timeout = self.settings_dict["OPTIONS"].get("timeout", 5)
         if not self._writer_lock().acquire(timeout=timeout):
             raise OperationalError("database is locked (another thread kept writing)")
@@ -51,7 +55,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
         try:
             return super()._commit()
         finally:
-            self._release_writer_lock()
+            # A COMMIT that failed leaves the transaction open: the rollback that follows (or
+            # closing the connection) gives the lock back.
+            if self.connection is None or not self.connection.in_transaction:
+                self._release_writer_lock()
 
     def _rollback(self):
         try:
