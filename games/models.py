@@ -108,9 +108,6 @@ class Game(models.Model):
 
     # The seats as ``Game.objects.locked`` loaded them, in turn order.
     loaded_seats: list[Seat] | None = None
-    # The latest actions as the message line read them, with the log length they were read at
-    # (``presenters.recent_actions``).
-    recent_actions: tuple[int, list] | None = None
 
     def ordered_seats(self) -> list[Seat]:
         """The seats in turn order (uses a prefetch when there is one)."""
