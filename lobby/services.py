@@ -78,11 +78,6 @@ def go_online(visitor: str, raw_name: str) -> Player:
     return player
 
 
-# The presence writes below run in a transaction each: on SQLite they then take their turn with
-# the moves (``yahtzee_site/sqlite``) instead of slipping in between by SQLite's polling.
-
-
-@transaction.atomic
 def arrive(visitor: str) -> bool:
     """A page of this browser opened: count it and show the player online (False: no name)."""
     updated = Player.objects.filter(visitor=visitor).update(
@@ -91,7 +86,6 @@ def arrive(visitor: str) -> bool:
     return bool(updated)
 
 
-@transaction.atomic
 def touch(visitor: str) -> None:
     """Heartbeat of an open page: stay online while any page is open."""
     Player.objects.filter(visitor=visitor, connections__gt=0).update(
@@ -99,7 +93,6 @@ def touch(visitor: str) -> None:
     )
 
 
-@transaction.atomic
 def depart(visitor: str) -> None:
     """A page closed; when it was the last one the player leaves the list of who is online."""
     players = Player.objects.filter(visitor=visitor)
