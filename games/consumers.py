@@ -290,8 +290,9 @@ MOVES = ("roll", "hold", "score")
 # The threads that apply moves sent over sockets, for the life of the process. On PostgreSQL,
 # four: one page's move need not wait for another game's database round trips (moves of one game
 # queue on its row lock). On SQLite, one: its writes take turns anyway, and several threads only
-# handed the write lock and the GIL back and forth (64 players: p99 39-58 ms with one thread
-# against 55-94 ms with four, in five runs each; the same moves per second at saturation).
+# handed the write lock and the GIL back and forth (64 players: the p99 was lower with one thread
+# in four of five alternating runs, 39-58 ms against 55-94 ms; the same moves per second at
+# saturation; see docs/benchmarks.md).
 MOVE_THREADS = 1 if connections["default"].vendor == "sqlite" else 4
 _movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
 
@@ -400,8 +401,8 @@ def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
     """Count this visitor's open pages on their seats; True if their presence changed.
 
     Each write is its own statement (autocommit), not a transaction: on SQLite a transaction
-    would hold the write lock while the ORM builds the next statement, with the mover threads
-    waiting behind it for the GIL (tried: the 64-player p99 got worse in three runs of three).
+    would hold the write lock while the ORM builds the next statement, with the moves waiting
+    behind it for the GIL (tried: the 64-player p99 got worse in three runs of three).
     """
     if not visitor:
         return False
