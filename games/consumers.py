@@ -199,11 +199,6 @@ def render_context(game: Game, visitor: str | None, page: dict, message: dict) -
     return presenters.render_parts(context, parts)
 
 
-def csrf_input(token: str) -> str:
-    """The hidden field that ``{% csrf_token %}`` renders for this token."""
-    return presenters.csrf_field(token)
-
-
 # Masking draws its 32 characters from one read of the system's random source: Django's own
 # (``csrf._mask_cipher_secret``) reads it once per character, 32 system calls, on every page's
 # every push. Bytes from 248 up are skipped so that every character is as likely.
@@ -242,7 +237,7 @@ def fill_csrf(html: str, slot: str | None, token: str) -> str:
     """A shared redraw with this page's own CSRF token in its forms."""
     if not slot:
         return html
-    return html.replace(csrf_input(slot), csrf_input(token))
+    return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
 
 
 def language_of(scope: dict) -> str:

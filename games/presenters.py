@@ -622,7 +622,6 @@ def game_context(
         language,
     )
     totals = Later(lambda: card_totals(list(state.cards)), language)
-    bonus_line = fill(words["bonus_line"], target=UPPER_BONUS_THRESHOLD)
     current_name = seat_name(current)
     return {
         "game": game,
@@ -641,17 +640,21 @@ def game_context(
         "several": len(seats) > 1,
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "totals": totals,
         "ranking": Later(lambda: ranking(players()), language) if finished else [],
         "sections": Later(
-            lambda: card_sections(rows(), totals(), words, bonus_line, game.multiple_yahtzees),
+            lambda: card_sections(
+                rows(),
+                totals(),
+                words,
+                fill(words["bonus_line"], target=UPPER_BONUS_THRESHOLD),
+                game.multiple_yahtzees,
+            ),
             language,
         ),
         "card_foot": Later(lambda: card_foot(totals(), words), language),
         "selected": select,
         "selected_points": options()[select] if select else None,
         "better": better,
-        "bonus_line": bonus_line,
         "bonus_now": card.bonus_for(turn.dice) if can_play and turn.dice else 0,
         "joker": bool(can_play and turn.dice and card.joker_applies(turn.dice)),
         "dice": dice_views(turn, can_play, words),
