@@ -17,9 +17,10 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from typing import NamedTuple
 from urllib.parse import parse_qs
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -55,10 +56,22 @@ def group_name(game_id: str) -> str:
     return f"game-{game_id}"
 
 
+class _Here(threading.local):
+    """What a move applied on this thread's event loop sends (``run_here``), for its consumer."""
+
+    sends: list[Iterator[tuple[str, dict]]] | None = None
+
+
+_here = _Here()
+
+
 def broadcast(group: str, message: dict) -> None:
     """Send a message to a group from synchronous code (views, services)."""
     layer = get_channel_layer()
     if layer is None:
+        return
+    if _here.sends is not None:  # a move applied on the event loop's thread: see ``run_here``
+        _here.sends.append(iter([(group, message)]))
         return
     try:
         asyncio.get_running_loop()
@@ -139,6 +152,27 @@ def game_changed(
     sent as soon as it is ready: their consumers only forward them. Pages in another language and
     the mover's own other pages render their own, once per process.
     """
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    messages = redraws(game_id, parts, onlookers, game, mover, tab, language)
+    if _here.sends is not None:
+        # A move applied on the event loop's thread: its consumer renders and sends these one
+        # by one, letting each go out before the next is rendered (``GameConsumer.receive``).
+        _here.sends.append(messages)
+        return
+    for group, message in messages:
+        broadcast(group, message)
+
+
+def redraws(
+    game_id: str,
+    parts: Iterable[str],
+    onlookers: Iterable[str] | None,
+    game: Game | None,
+    mover: str | None,
+    tab: str | None,
+    language: str,
+) -> Iterator[tuple[str, dict]]:
+    """The group messages of ``game_changed``, each rendered when it is asked for."""
     message = {
         "type": "game.changed",
         "parts": list(parts),
@@ -148,9 +182,8 @@ def game_changed(
         "mover": mover,
     }
     if game is None:
-        broadcast(group_name(game_id), message)
+        yield group_name(game_id), message
         return
-    language = translation.get_language() or settings.LANGUAGE_CODE
     seats = game.ordered_seats()
     message |= {"seated": sorted({s.visitor for s in seats if s.visitor}), "csrf": CSRF_SLOT}
     open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
@@ -165,7 +198,7 @@ def game_changed(
         # (Through Redis, the socket process renders it while this one answers.)
         here.append(mover)
     if not here:
-        broadcast(group_name(game_id), message)
+        yield group_name(game_id), message
     keys = [view_key(visitor, language) for visitor in here]
     page = {"language": language, "csrf_token": CSRF_SLOT}
     for done, visitor in enumerate(here, start=1):
@@ -177,7 +210,7 @@ def game_changed(
             html = None
         # "pending": the pages whose redraw follows in a later message of this move.
         views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
-        broadcast(group_name(game_id), message | views)
+        yield group_name(game_id), message | views
 
 
 def watched_key(game_id: str) -> str:
@@ -282,14 +315,48 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
 
 # Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
 MOVES = ("roll", "hold", "score")
-# The threads that apply moves sent over sockets, for the life of the process. On PostgreSQL,
-# four: one page's move need not wait for another game's database round trips (moves of one game
-# queue on its row lock). On SQLite, one: its writes take turns anyway, and several threads only
-# handed the write lock and the GIL back and forth (64 players: the p99 was lower with one thread
-# in four of five alternating runs, 39-58 ms against 55-94 ms; the same moves per second at
-# saturation; see docs/benchmarks.md).
-MOVE_THREADS = 1 if connections["default"].vendor == "sqlite" else 4
+# Where moves sent over sockets are applied. On SQLite (the embedded default), on the event
+# loop's own thread (``run_here``): a move is a few local reads and writes, about 1.5 ms, with
+# the GIL held nearly all along, so a thread of its own only added two hand-overs of the work and
+# of the GIL (a roll on the other screen: p50 3.7-4.2 ms against 4.8-4.9; see docs/benchmarks.md).
+MOVES_ON_LOOP = connections["default"].vendor == "sqlite"
+# Elsewhere (PostgreSQL), on four threads kept for the life of the process: one page's move need
+# not wait for another game's database round trips (moves of one game queue on its row lock).
+MOVE_THREADS = 4
 _movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
+
+
+def drop_unusable_connections() -> None:
+    """Close this thread's database connections that failed or were left in a transaction, for
+    the next move to open anew; keep the others (opening SQLite costs more than a move)."""
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is not None and (
+            connection.errors_occurred or not connection.get_autocommit()
+        ):
+            connection.close()
+
+
+def run_here[T](
+    func: Callable[..., T], *args, **kwargs
+) -> tuple[T, list[Iterator[tuple[str, dict]]]]:
+    """Run synchronous database code on this event loop's thread; also return what it sent.
+
+    Django refuses to use the database from a thread running an event loop, as every other task
+    of the loop waits meanwhile. For a move on SQLite that is wanted (``MOVES_ON_LOOP``), so the
+    loop is hidden from the guard for the call (``asyncio._set_running_loop`` is exported for
+    event loop implementations). The call must not wait on the loop, so what it would send
+    through the channel layer is kept instead and returned, for the caller to await.
+    """
+    loop = asyncio.get_running_loop()
+    sends: list[Iterator[tuple[str, dict]]] = []
+    _here.sends = sends
+    asyncio._set_running_loop(None)
+    try:
+        return func(*args, **kwargs), sends
+    finally:
+        asyncio._set_running_loop(loop)
+        _here.sends = None
+        drop_unusable_connections()
 
 
 def release_mover_connections() -> None:
@@ -305,12 +372,10 @@ def release_mover_connections() -> None:
 
 
 class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
-    """Run a function on a mover thread, which keeps its database connection between moves.
-
-    Opening SQLite with its pragmas costs more than a move's queries, so unlike
+    """Run a function on a mover thread (when not ``MOVES_ON_LOOP``), which keeps its database
+    connection between moves: one of the process's pool on PostgreSQL. Unlike
     ``database_sync_to_async`` this does not close the connection after each call; it drops one
-    that failed or was left in a transaction, for the next move to open anew. (On PostgreSQL
-    each mover thread holds one connection of the process's pool.)
+    that failed or was left in a transaction, for the next move to open anew.
     """
 
     def __init__(self, func) -> None:
@@ -320,11 +385,7 @@ class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            for connection in connections.all(initialized_only=True):
-                if connection.connection is not None and (
-                    connection.errors_occurred or not connection.get_autocommit()
-                ):
-                    connection.close()
+            drop_unusable_connections()
 
 
 # Marks the answer to this page's own move: the page applies it even when it shows no newer
@@ -348,6 +409,14 @@ def csrf_matches(token: str, cookie: str) -> bool:
     return csrf._does_token_match(token, cookie)
 
 
+class Outcome(NamedTuple):
+    """A move sent over a socket, applied or refused: what its answer shows."""
+
+    game: Game
+    parts: list[str]
+    told: dict  # the refusal, if it was refused
+
+
 def move_from_socket(
     game_id: str, visitor: str | None, page: dict, tab: str, data, *, watching: bool = False
 ) -> str:
@@ -358,6 +427,15 @@ def move_from_socket(
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
     read, which makes up much of its cost; what other pages are sent is the same.
     """
+    outcome = apply_move(game_id, visitor, page, tab, data, watching=watching)
+    return answer_to(outcome, visitor, page)
+
+
+def apply_move(
+    game_id: str, visitor: str | None, page: dict, tab: str, data, *, watching: bool = False
+) -> Outcome | None:
+    """The first half of ``move_from_socket``: the move applied (and the others' redraws sent)
+    or refused; None if there is no such game."""
     fields = data if isinstance(data, dict) else {}
     fields = {key: value for key, value in fields.items() if isinstance(value, str)}
     kind = fields.get("move")
@@ -376,15 +454,21 @@ def move_from_socket(
         except (services.ActionRefused, IllegalMove) as refusal:
             game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
             if game is None:
-                return ""
-            parts, told = ["game"], {"error": services.translate_refusal(refusal)}
-        else:
-            # A move's parts include the message line (or the whole game area, which has it).
-            parts, told = list(services.changed_parts(kind)), {}
+                return None
+            return Outcome(game, ["game"], {"error": services.translate_refusal(refusal)})
+        # A move's parts include the message line (or the whole game area, which has it).
+        return Outcome(game, list(services.changed_parts(kind)), {})
+
+
+def answer_to(outcome: Outcome | None, visitor: str | None, page: dict) -> str:
+    """The answer to a page's move: what it changed, or the game and why not (empty: no game)."""
+    if outcome is None:
+        return ""
+    with translation.override(page["language"]):
         # The token is masked here, after the other pages' redraws have gone.
         answer_page = page | {"csrf_token": masked(page["csrf_token"]), "live": True}
-        context = presenters.game_context(game, visitor, **told) | answer_page
-        return ANSWER + presenters.render_parts(context, parts)
+        context = presenters.game_context(outcome.game, visitor, **outcome.told) | answer_page
+        return ANSWER + presenters.render_parts(context, outcome.parts)
 
 
 def is_watching(game_id: str, visitor: str | None) -> bool:
@@ -514,9 +598,12 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         except ValueError:
             data = None
         try:
-            answer = await on_mover_thread(move_from_socket)(
-                self.game_id, self.visitor, self.page, self.tab, data, watching=self.watching
-            )
+            if MOVES_ON_LOOP:
+                answer = await self._move_here(data)
+            else:
+                answer = await on_mover_thread(move_from_socket)(
+                    self.game_id, self.visitor, self.page, self.tab, data, watching=self.watching
+                )
         except Exception:
             # Not a refusal but a failure (the database, a bug): the page reconnects and is sent
             # the game as it is; its forms post over HTTP meanwhile.
@@ -525,6 +612,21 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             return
         if answer:
             await self.send(text_data=answer)
+
+    async def _move_here(self, data) -> str:
+        """Apply a move on this thread (``MOVES_ON_LOOP``): the others' redraws, then the answer.
+
+        Each redraw is rendered, handed to the channel layer, and given a few turns of the loop
+        to reach its pages' sockets before the next one (or the answer) is rendered.
+        """
+        args = (self.game_id, self.visitor, self.page, self.tab, data)
+        outcome, sends = run_here(apply_move, *args, watching=self.watching)
+        for messages in sends:
+            while (sent := run_here(next, messages, None)[0]) is not None:
+                await self.channel_layer.group_send(*sent)
+                for _ in range(DELIVERY_TURNS):
+                    await asyncio.sleep(0)
+        return run_here(answer_to, outcome, self.visitor, self.page)[0]
 
     async def presence_changed(self) -> None:
         message = {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}

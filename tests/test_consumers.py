@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.core.exceptions import SynchronousOnlyOperation
 from django.utils import timezone
 
 from games import consumers, services
@@ -284,6 +287,82 @@ async def test_a_bad_move_over_the_socket_changes_nothing_and_says_why(who, sent
     assert re.search(r'<p class="error" role="alert">[^<]*' + re.escape(reason), answer)
     assert await logged_moves(game.id) == []
     await page.disconnect()
+
+
+async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkeypatch):
+    """Bo's redraw is on his socket before the watchers' is rendered, and theirs before the
+    mover's answer: no page waits for another's rendering."""
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/?tab=ana-tab", "ana", "csrftoken=" + TOKEN)
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    watcher = await connect(f"/ws/game/{game.id}/", None)
+    for socket in (ana, bo, watcher):
+        await drain(socket)
+    seen = []  # what was about to be rendered, and how many messages Bo and the watcher had
+    render_context, answer_to = consumers.render_context, consumers.answer_to
+
+    def rendering(game, visitor, page, message):
+        seen.append((visitor, bo.output_queue.qsize(), watcher.output_queue.qsize()))
+        return render_context(game, visitor, page, message)
+
+    def answering(*args):
+        seen.append(("answer", bo.output_queue.qsize(), watcher.output_queue.qsize()))
+        return answer_to(*args)
+
+    monkeypatch.setattr(consumers, "render_context", rendering)
+    monkeypatch.setattr(consumers, "answer_to", answering)
+    await ana.send_json_to(
+        {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    )
+    assert (await ana.receive_from(timeout=3)).startswith(consumers.ANSWER)
+    assert seen == [("bo", 0, 0), ("", 1, 0), ("answer", 1, 1)]
+    assert "Ana rolled" in await bo.receive_from() and "Ana rolled" in await watcher.receive_from()
+    for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
+@pytest.mark.skipif(not consumers.MOVES_ON_LOOP, reason="only SQLite moves run on the loop")
+async def test_on_sqlite_a_move_sent_over_a_socket_is_applied_on_the_event_loops_thread(
+    monkeypatch,
+):
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
+    await drain(ana)
+    threads, perform = [], services.perform
+
+    def recorded(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return perform(*args, **kwargs)
+
+    monkeypatch.setattr(services, "perform", recorded)
+    await ana.send_json_to(
+        {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    )
+    assert "Roll again" in await ana.receive_from(timeout=3)
+    assert threads == [threading.get_ident()]  # the thread running this test's event loop
+    assert await logged_moves(game.id) == [(0, "roll")]
+    await ana.disconnect()
+
+
+async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos_guard():
+    loop = asyncio.get_running_loop()
+    count, sends = consumers.run_here(Player.objects.count)
+    assert count == 0 and sends == []
+    _, sends = consumers.run_here(consumers.broadcast, "lobby", {"type": "lobby.changed"})
+    # Kept for the caller to send (with an await), not sent from inside the synchronous call.
+    assert [list(messages) for messages in sends] == [[("lobby", {"type": "lobby.changed"})]]
+
+    def fails():
+        Player.objects.count()
+        raise ValueError("a bug")
+
+    with pytest.raises(ValueError, match="a bug"):
+        consumers.run_here(fails)
+    # The loop is back for this thread, and with it Django's guard against blocking it.
+    assert asyncio.get_running_loop() is loop
+    with pytest.raises(SynchronousOnlyOperation):
+        Player.objects.count()
+    assert consumers._here.sends is None
 
 
 async def test_closing_the_page_marks_the_seat_away():
