@@ -344,6 +344,51 @@ async def test_on_sqlite_a_move_sent_over_a_socket_is_applied_on_the_event_loops
     await ana.disconnect()
 
 
+@pytest.mark.skipif(not consumers.MOVES_ON_LOOP, reason="only SQLite moves run on the loop")
+async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
+    """Another page's move may not start while a move's redraws go out: its answer would wait."""
+    first = await new_online_game()
+    second = await database_sync_to_async(services.start_online_game)(
+        [
+            await database_sync_to_async(Player.objects.create)(visitor=v, name=v, name_key=v)
+            for v in ("cy", "dee")
+        ]
+    )
+    movers = [
+        await connect(f"/ws/game/{first.id}/", "ana", "csrftoken=" + TOKEN),
+        await connect(f"/ws/game/{second.id}/", "cy", "csrftoken=" + TOKEN),
+    ]
+    others = [
+        await connect(f"/ws/game/{first.id}/", "bo"),
+        await connect(f"/ws/game/{second.id}/", "dee"),
+    ]
+    for socket in (*movers, *others):
+        await drain(socket)
+    done, apply_move, answer_to = [], consumers.apply_move, consumers.answer_to
+
+    def applying(game_id, *args, **kwargs):
+        done.append(("move", game_id))
+        return apply_move(game_id, *args, **kwargs)
+
+    def answering(outcome, *args):
+        done.append(("answer", outcome.game.id))
+        return answer_to(outcome, *args)
+
+    monkeypatch.setattr(consumers, "apply_move", applying)
+    monkeypatch.setattr(consumers, "answer_to", answering)
+    roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    for mover in movers:  # both waiting before either is handled
+        await mover.send_json_to(roll)
+    for mover in movers:
+        assert "Roll again" in await mover.receive_from(timeout=3)
+    assert sorted(done) == sorted(
+        [(kind, g.id) for g in (first, second) for kind in ("move", "answer")]
+    )
+    assert done[0][0] == "move" and done[1] == ("answer", done[0][1])
+    for socket in (*movers, *others):
+        await socket.disconnect()
+
+
 async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos_guard():
     loop = asyncio.get_running_loop()
     count, sends = consumers.run_here(Player.objects.count)
