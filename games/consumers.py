@@ -319,7 +319,9 @@ MOVES = ("roll", "hold", "score")
 # Where moves sent over sockets are applied. On SQLite (the embedded default), on the event
 # loop's own thread (``run_here``): a move is a few local reads and writes, about 1.5 ms, with
 # the GIL held nearly all along, so a thread of its own only added two hand-overs of the work and
-# of the GIL (a roll on the other screen: p50 3.7-4.2 ms against 4.8-4.9; see docs/benchmarks.md).
+# of the GIL (a roll on the other screen: p50 3.6-4.2 ms in seven runs, against 4.8-5.1 ms; see
+# docs/benchmarks.md). The loop waits meanwhile, also when SQLite does (another writer's
+# transaction, a WAL checkpoint): at 64 players the p99 was no worse than with the thread.
 MOVES_ON_LOOP = connections["default"].vendor == "sqlite"
 # Elsewhere (PostgreSQL), on four threads kept for the life of the process: one page's move need
 # not wait for another game's database round trips (moves of one game queue on its row lock).
