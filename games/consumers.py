@@ -348,7 +348,9 @@ def run_here[T](
     of the loop waits meanwhile. For a move on SQLite that is wanted (``MOVES_ON_LOOP``), so the
     loop is hidden from the guard for the call (``asyncio._set_running_loop`` is exported for
     event loop implementations). The call must not wait on the loop, so what it would send
-    through the channel layer is kept instead and returned, for the caller to await.
+    through the channel layer is kept instead and returned, for the caller to await: every send
+    of a move goes through ``broadcast`` or ``game_changed``, which keep it. (An ``async_to_sync``
+    in the call would not find this loop, and would run its coroutine on a new one.)
     """
     loop = asyncio.get_running_loop()
     sends: list[Iterator[tuple[str, dict]]] = []
@@ -357,9 +359,12 @@ def run_here[T](
     try:
         return func(*args, **kwargs), sends
     finally:
-        asyncio._set_running_loop(loop)
-        _here.sends = None
-        drop_unusable_connections()
+        try:
+            # Before the loop is back: Django keeps other connections for code on a loop.
+            drop_unusable_connections()
+        finally:
+            asyncio._set_running_loop(loop)
+            _here.sends = None
 
 
 _moving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
@@ -604,7 +609,8 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         runs this process's synchronous database work: a push would wait there behind the move
         being applied and its answer being rendered, and a move would take an extra turn. These
         handlers reach the database only through ``database_sync_to_async``, which does that
-        clean-up itself, or on a mover thread (``on_mover_thread``), which keeps its own.
+        clean-up itself, on a mover thread (``on_mover_thread``) or on the loop's thread
+        (``run_here``), which keep their own.
         """
         if message["type"] in DIRECT_MESSAGES:
             await getattr(self, get_handler_name(message))(message)

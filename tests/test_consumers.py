@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connections
 from django.utils import timezone
 
 from games import consumers, services
@@ -408,6 +409,38 @@ async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos
     with pytest.raises(SynchronousOnlyOperation):
         Player.objects.count()
     assert consumers._here.sends is None
+
+
+@pytest.mark.parametrize("how", ["failed", "left in a transaction"])
+async def test_a_connection_that_a_call_on_the_loops_thread_leaves_unusable_is_closed(
+    how, monkeypatch
+):
+    # (The tests' in-memory SQLite ignores close(), so the calls to it are what is checked.)
+    wrapper, _ = consumers.run_here(lambda: connections["default"])
+    closed, close = [], type(wrapper).close
+    monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self) or close(self))
+
+    def spoil():
+        connection = connections["default"]
+        connection.ensure_connection()
+        if how == "failed":
+            connection.errors_occurred = True
+        else:
+            connection.set_autocommit(False)
+        return connection
+
+    used, _ = consumers.run_here(spoil)
+    assert closed == [used]
+    used.errors_occurred = False  # as the closed connection would be when opened again
+    consumers.run_here(used.set_autocommit, True)
+
+
+async def test_a_connection_in_good_order_is_kept_between_calls_on_the_loops_thread(monkeypatch):
+    wrapper, _ = consumers.run_here(lambda: connections["default"])
+    closed = []
+    monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self))
+    assert consumers.run_here(Player.objects.count)[0] == 0
+    assert closed == []
 
 
 async def test_closing_the_page_marks_the_seat_away():
