@@ -121,9 +121,9 @@ async def _deliver(layer, group: str, message: dict) -> None:
     """Send a message, then let the consumers of this process forward it before returning.
 
     On one server process (the in-memory layer) the consumers run on the loop this is sent on,
-    while the thread that sent it goes on rendering the mover's own answer: without these few
-    turns the loop would wait for that thread to let go of the GIL (5 ms switch interval) before
-    the other pages got their push.
+    while the code that sent it goes on rendering the mover's own answer: on another thread,
+    the loop would otherwise wait for it to let go of the GIL (5 ms switch interval); on the
+    loop's thread (``GameConsumer._move_here``), until it had finished.
     """
     await layer.group_send(group, message)
     for _ in range(DELIVERY_TURNS):
@@ -650,9 +650,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             outcome, sends = run_here(apply_move, *args, watching=self.watching)
             for messages in sends:
                 while (sent := run_here(next, messages, None)[0]) is not None:
-                    await self.channel_layer.group_send(*sent)
-                    for _ in range(DELIVERY_TURNS):
-                        await asyncio.sleep(0)
+                    await _deliver(self.channel_layer, *sent)
             return run_here(answer_to, outcome, self.visitor, self.page)[0]
 
     async def presence_changed(self) -> None:
