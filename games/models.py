@@ -108,6 +108,8 @@ class Game(models.Model):
 
     # The seats as ``Game.objects.locked`` loaded them, in turn order.
     loaded_seats: list[Seat] | None = None
+    # The actions the move applied to this instance appended to the log (``services._Log``).
+    just_logged: list[Action] = []
 
     def ordered_seats(self) -> list[Seat]:
         """The seats in turn order (uses a prefetch when there is one)."""
@@ -268,7 +270,10 @@ def insert_rows(instances: list[models.Model]) -> None:
         [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in instances
     ]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+        if len(rows) == 1:  # a person's move: psycopg's executemany sets up a pipeline for it
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, rows)
 
 
 class Columns(NamedTuple):

@@ -821,6 +821,10 @@ def recent_actions(game: Game, me: Seat | None) -> list[LoggedAction]:
 
 def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
     """What happened since this player last acted (others' turns, the computer's), in order."""
+    if game.just_logged:  # the game as a move left it: its last action is the latest
+        latest = game.just_logged[-1]
+        if len(seats) == 1 or me is not None and latest.seat == me.position:
+            return [describe(latest, state, seats, me)]  # as below, without reading the log
     recent = recent_actions(game, me)
     if not recent:
         return [gettext("Roll the dice to start.")]

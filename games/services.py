@@ -285,6 +285,7 @@ class _Log:
             if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
                 update_columns(seat, ("scores", "yahtzee_bonus"))
         insert_rows(self.actions)
+        self.game.just_logged = self.actions
 
 
 # What a move may change in a game's row (``Game.store``), and when it did.

@@ -10,14 +10,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.template import engines
+from django.test.utils import CaptureQueriesContext
 from django.urls import clear_script_prefix, set_script_prefix
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from games import presenters
+from games import presenters, services
 from games.flow import Turn
+from games.models import Action, Game
 from games.rules import Scorecard
+from lobby.models import Player
 
 LANGUAGES = ["en", "es"]
 NAMES = ["Ana", '<b>"Zoë" & Bo</b>']
@@ -204,3 +208,45 @@ def test_the_card_rows_read_as_the_template_made_them(language, selected, yahtze
         after = render(CARD_MADE, sections=sections, foot=presenters.card_foot(totals, words))
     assert same_markup(after) == same_markup(before).replace('<tr class="">', "<tr>")
     assert after.count('class="selected"') == (selected is not None)
+
+
+def _news_as_read_back(game_id: str, visitor: str) -> list[str]:
+    """The message line of a freshly loaded game: built from the log as stored."""
+    game = Game.objects.prefetch_related("seats").get(pk=game_id)
+    return presenters.game_context(game, visitor)["news"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("opponent", ["none", "online", "computer"])
+def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language, opponent):
+    if opponent == "none":
+        game = services.start_solo_game("ana")
+    elif opponent == "online":
+        ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+        bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+        game = services.start_online_game([ana, bo])
+    else:
+        game = services.start_game("ana", ["Ana", ""], mode=Game.Mode.COMPUTER,
+                                   bots={1: "beginner"})  # fmt: skip
+    moves = [
+        ("roll", {"held": [False] * 5}),
+        ("hold", {"die": 0, "held": True}),
+        ("roll", {"held": [True, False, False, False, False]}),
+        ("score", {"box": "chance"}),
+    ]
+    actions_table = Action._meta.db_table
+    with translation.override(language):
+        for kind, params in moves:
+            step = Game.objects.get(pk=game.id).step
+            moved = services.perform(game.id, "ana", kind, params, step)
+            with CaptureQueriesContext(connection) as queries:
+                news = presenters.game_context(moved, "ana")["news"]
+            assert news == _news_as_read_back(game.id, "ana")
+            read_log = [q["sql"] for q in queries if actions_table in q["sql"]]
+            # After the computer's turn, the news is its moves: those are read from the log.
+            assert bool(read_log) == (opponent == "computer" and kind == "score"), read_log
+            if opponent == "online":  # the other seat's line is still read, and also right
+                assert presenters.game_context(moved, "bo")["news"] == _news_as_read_back(
+                    game.id, "bo"
+                )
