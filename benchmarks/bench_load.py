@@ -18,7 +18,9 @@ Phases (``--phases``, all by default):
   reference's.
 - ``human``: ``--players`` players (two a game) at human pace: the player to move acts once
   every ``--pace`` seconds. Prints p50/p95/p99 per action and the live push latency: from
-  sending a move's POST to the other seat's socket receiving the redrawn fragments.
+  sending a move's POST to the other seat's socket receiving the redrawn fragments. Then (unless
+  ``--no-human-reference``) one client a game posts the reference action at that pace, as many
+  actions a second: the floor that no real action can beat on this server and machine.
 
 Players go online, challenge and accept through the real lobby endpoints (fresh visitors per
 game, so no rate limit is hit), open the game's WebSocket as a page does and post forms as htmx
@@ -609,8 +611,13 @@ async def check_reference(base: str) -> None:
         )
 
 
-async def run_reference(base: str, clients: int, seconds: float, warmup: float) -> dict:
-    """``clients`` clients posting the reference action back to back for ``seconds``."""
+async def run_reference(
+    base: str, clients: int, seconds: float, warmup: float, pace: float | None = None
+) -> dict:
+    """``clients`` clients posting the reference action for ``seconds``.
+
+    Back to back, or each once every ``pace`` seconds (their starts spread over the first one).
+    """
     start = time.perf_counter()
     record = Recorder(measure_from=start + warmup, until=start + seconds)
     sizes: list[int] = []
@@ -618,7 +625,13 @@ async def run_reference(base: str, clients: int, seconds: float, warmup: float) 
     async def client(slot: int) -> None:
         visitor = Visitor(base)
         visitor.cookies["csrftoken"] = csrf_secret()
+        due = start + (pace * slot / clients if pace else 0.0)
         while (sent := time.perf_counter()) < record.until:
+            if pace:
+                await asyncio.sleep(max(0.0, due - sent))
+                due += pace
+                if (sent := time.perf_counter()) >= record.until:
+                    break
             try:
                 answer = await asyncio.wait_for(
                     visitor.request("POST", f"/bench/reference/{slot}/", {"n": slot}, htmx=True),
@@ -996,6 +1009,14 @@ def report(results: dict) -> str:
         out += action_table(human["actions"])
         out += push_line(human["push"])
         out += phase_footer(human)
+    if "human_reference" in results:
+        ref = results["human_reference"]
+        out.append(
+            f"Reference action at the same rate: {ref['clients']} clients, each posting it "
+            f"every {results['pace']} s (the least an action can cost on this server):"
+        )
+        out += action_table(ref["actions"])
+        out += phase_footer(ref)
     return "\n".join(out)
 
 
@@ -1040,6 +1061,11 @@ async def measure(args: argparse.Namespace, base: str) -> dict:
             base, games, labels, args.human_seconds, args.warmup, args.pace
         )
         results["pace"] = args.pace
+        if args.human_reference:  # the least any action costs at that pace: a floor
+            await check_reference(base)
+            results["human_reference"] = await run_reference(  # as many actions a second
+                base, args.players // 2, args.human_seconds, args.warmup, args.pace
+            )
     return results
 
 
@@ -1067,6 +1093,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64, help="human pace: players")
     parser.add_argument("--pace", type=float, default=0.5, help="human pace: seconds per action")
     parser.add_argument("--human-seconds", type=float, default=30)
+    parser.add_argument(
+        "--human-reference",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="human pace: then one client a game posts the reference action at that pace",
+    )
     parser.add_argument("--warmup", type=float, default=2, help="seconds not measured per phase")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON (-: stdout)")
     args = parser.parse_args()
