@@ -30,7 +30,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connections
 from django.db.models import F
 from django.middleware import csrf
@@ -189,7 +188,7 @@ def redraws(
     message |= {"seated": sorted({s.visitor for s in seats if s.visitor}), "csrf": CSRF_SLOT}
     open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
     here = [visitor for visitor in open_pages if visitor != mover]
-    if cache.get(watched_key(game_id)):
+    if game.watched_until is not None and game.watched_until > timezone.now():
         here.append("")  # the watchers' redraw: they all see the same
     mover_pages = next((s.connections for s in seats if s.visitor == mover), 0)
     other_tabs = mover_pages > (1 if tab else 0)
@@ -212,11 +211,6 @@ def redraws(
         # "pending": the pages whose redraw follows in a later message of this move.
         views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
         yield group_name(game_id), message | views
-
-
-def watched_key(game_id: str) -> str:
-    """The cache key that says a game has watchers (kept fresh by their pages)."""
-    return f"watched-{game_id}"
 
 
 def view_key(visitor: str, language: str) -> str:
@@ -527,6 +521,11 @@ def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
     return False
 
 
+def mark_watched(game_id: str) -> None:
+    """A watcher's page is open on this game: keep the game marked watched for a while."""
+    Game.objects.filter(pk=game_id).update(watched_until=timezone.now() + PRESENCE_WINDOW)
+
+
 # Redraws rendered by this process's consumers, by (event, view), shared by the pages that see the
 # same; only the latest few are kept (a message reaches every page of a process at once).
 _renders: dict[tuple[str, str], asyncio.Future] = {}
@@ -719,4 +718,4 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def _keep_watched(self) -> None:
         """A watcher's page: have the process that applies a move render the watchers' redraw."""
         if self.watching:
-            await cache.aset(watched_key(self.game_id), True, PRESENCE_WINDOW.total_seconds())
+            await database_sync_to_async(mark_watched)(self.game_id)

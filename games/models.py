@@ -100,6 +100,9 @@ class Game(models.Model):
     log_length = models.PositiveIntegerField(default=0)
     forfeited = models.JSONField(default=list)
     ended = models.BooleanField(default=False)
+    # Until when a watcher's page is open (kept fresh by its socket): a move renders the watchers'
+    # redraw only then. In the row that every move locks and reads, so no move has to ask.
+    watched_until = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,7 +16,7 @@ from django.db import connections
 from django.utils import timezone
 
 from games import consumers, services
-from games.models import Action, Seat
+from games.models import Action, Game, Seat
 from lobby.models import Player
 from yahtzee_site.asgi import application
 
@@ -162,6 +163,25 @@ async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monk
     assert rendered == []
     for socket in (bo, *watchers):
         await socket.disconnect()
+
+
+async def test_a_watchers_page_marks_the_game_watched_for_the_movers_process(monkeypatch):
+    game = await new_online_game()
+    watcher = await connect(f"/ws/game/{game.id}/", None)
+    await drain(watcher)
+    marked = (await Game.objects.aget(pk=game.id)).watched_until
+    assert marked is not None and marked > timezone.now()
+    # Once the mark has lapsed, moves no longer render the watchers' redraw: a page still open
+    # (its heartbeat late) renders its own, and misses nothing.
+    lapsed = timezone.now() - timedelta(seconds=1)
+    await Game.objects.filter(pk=game.id).aupdate(watched_until=lapsed)
+    rendered = count_renders(monkeypatch)
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
+    )
+    await receive_containing(watcher, "Ana rolled 1 2 3 4 5.")
+    assert rendered == [None]
+    await watcher.disconnect()
 
 
 async def test_pages_in_another_language_render_their_redraw_once_per_view(monkeypatch):
