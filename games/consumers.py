@@ -310,16 +310,17 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
 
 # Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
 MOVES = ("roll", "hold", "score")
-# Where moves sent over sockets are applied. On SQLite (the embedded default), on the event
-# loop's own thread (``run_here``): a move is a few local reads and writes, about 1.5 ms, with
-# the GIL held nearly all along, so a thread of its own only added two hand-overs of the work and
-# of the GIL (a roll on the other screen: p50 3.6-4.2 ms in seven runs, against 4.8-5.1 ms; see
-# docs/benchmarks.md). The loop waits meanwhile, also when SQLite does (another writer's
-# transaction, a WAL checkpoint): at 64 players the p99 was no worse than with the thread.
-MOVES_ON_LOOP = connections["default"].vendor == "sqlite"
-# Elsewhere (PostgreSQL), on four threads kept for the life of the process: one page's move need
-# not wait for another game's database round trips (moves of one game queue on its row lock).
-MOVE_THREADS = 4
+# Where moves sent over sockets are applied (``settings.MOVE_THREADS``). By default on the event
+# loop's own thread (``run_here``). A move is a few reads and writes with the GIL held for most
+# of its time, so a thread of its own only added hand-overs of the work and of the GIL: on SQLite
+# a roll on the other screen went from p50 4.8-5.1 to 3.6-4.2 ms; on the stack (PostgreSQL on
+# the same machine) from 10.2-10.9 to 8.7-9.2 ms, and the 64-player p50 from 18-24 to 13-14 ms
+# (docs/benchmarks.md). The loop waits meanwhile, also when the database does (another writer,
+# a WAL checkpoint, a round trip).
+MOVES_ON_LOOP = not settings.MOVE_THREADS
+# Otherwise on threads kept for the life of the process: one page's move need not wait for
+# another game's database round trips (moves of one game queue on its row lock).
+MOVE_THREADS = max(1, settings.MOVE_THREADS)
 _movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
 
 
@@ -339,7 +340,7 @@ def run_here[T](
     """Run synchronous database code on this event loop's thread; also return what it sent.
 
     Django refuses to use the database from a thread running an event loop, as every other task
-    of the loop waits meanwhile. For a move on SQLite that is wanted (``MOVES_ON_LOOP``), so the
+    of the loop waits meanwhile. For a move that is wanted (``MOVES_ON_LOOP``), so the
     loop is hidden from the guard for the call (``asyncio._set_running_loop`` is exported for
     event loop implementations). The call must not wait on the loop, so what it would send
     through the channel layer is kept instead and returned, for the caller to await: every send

@@ -351,17 +351,18 @@ async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkey
         await socket.disconnect()
 
 
-@pytest.mark.skipif(not consumers.MOVES_ON_LOOP, reason="only SQLite moves run on the loop")
-async def test_on_sqlite_a_move_sent_over_a_socket_is_applied_on_the_event_loops_thread(
-    monkeypatch,
-):
+@pytest.mark.parametrize("on_loop", [True, False], ids=["on the loop", "on mover threads"])
+async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monkeypatch, on_loop):
+    monkeypatch.setattr(consumers, "MOVES_ON_LOOP", on_loop)  # settings.MOVE_THREADS 0, or N
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
-    await drain(ana)
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    for socket in (ana, bo):
+        await drain(socket)
     threads, perform = [], services.perform
 
     def recorded(*args, **kwargs):
-        threads.append(threading.get_ident())
+        threads.append(threading.current_thread())
         return perform(*args, **kwargs)
 
     monkeypatch.setattr(services, "perform", recorded)
@@ -369,12 +370,16 @@ async def test_on_sqlite_a_move_sent_over_a_socket_is_applied_on_the_event_loops
         {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
     )
     assert "Roll again" in await next_answer(ana)
-    assert threads == [threading.get_ident()]  # the thread running this test's event loop
+    assert "Ana rolled" in await receive_containing(bo, "Ana rolled")
+    if on_loop:
+        assert threads == [threading.current_thread()]  # the thread running this test's loop
+    else:
+        assert [t.name.startswith("game-moves") for t in threads] == [True]
     assert await logged_moves(game.id) == [(0, "roll")]
-    await ana.disconnect()
+    for socket in (ana, bo):
+        await socket.disconnect()
 
 
-@pytest.mark.skipif(not consumers.MOVES_ON_LOOP, reason="only SQLite moves run on the loop")
 async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
     """Another page's move may not start while a move's redraws go out: its answer would wait."""
     first = await new_online_game()

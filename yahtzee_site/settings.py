@@ -224,6 +224,12 @@ if REDIS_URL:
         }
     }
 
+# Where the WebSocket processes apply the moves pages send over their sockets: 0 (the default)
+# on the event loop's own thread, which is fastest with the database on the same machine; N on
+# N threads, so that a database far away (each round trip a millisecond or more) does not hold up
+# every other socket of the process meanwhile. See games.consumers.MOVES_ON_LOOP.
+MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
+
 # Online games: how long a player whose page closed may stay away before the others may go on
 # without them (or end the game).
 AWAY_GRACE_SECONDS = int(os.environ.get("AWAY_GRACE_SECONDS", "120"))
