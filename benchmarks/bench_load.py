@@ -20,7 +20,9 @@ Phases (``--phases``, all by default):
   every ``--pace`` seconds. Prints p50/p95/p99 per action and the live push latency: from
   sending a move's POST to the other seat's socket receiving the redrawn fragments. Then (unless
   ``--no-human-reference``) one client a game posts the reference action at that pace, as many
-  actions a second: the floor that no real action can beat on this server and machine.
+  actions a second. On the stack, where gunicorn serves posts, that is the floor for an action
+  on this machine; the embedded server serves posts through Django's ASGI path, where the
+  reference costs more than a move sent over a socket.
 
 Players go online, challenge and accept through the real lobby endpoints (fresh visitors per
 game, so no rate limit is hit), open the game's WebSocket as a page does and post forms as htmx
@@ -1013,7 +1015,7 @@ def report(results: dict) -> str:
         ref = results["human_reference"]
         out.append(
             f"Reference action at the same rate: {ref['clients']} clients, each posting it "
-            f"every {results['pace']} s (the least an action can cost on this server):"
+            f"every {results['pace']} s:"
         )
         out += action_table(ref["actions"])
         out += phase_footer(ref)
