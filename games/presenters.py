@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import html
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypedDict
@@ -784,11 +786,19 @@ def coach_allowed(game: Game) -> bool:
 # meet a later move), from the player's own latest action on: what came before is not news to
 # them. Written out because the ORM takes longer to build this query (about 1.5 ms) than the
 # database takes to answer it, and it runs for every redraw of a game.
-RECENT_ACTIONS = """
-    SELECT seat, kind, payload FROM {table} WHERE game_id = %s AND seq <= %s AND seq >= COALESCE(
-        (SELECT MAX(seq) FROM {table} WHERE game_id = %s AND seq <= %s AND seat = %s), 0)
-    ORDER BY seq DESC LIMIT 40
+RECENT_KEPT = 40
+RECENT_ACTIONS = f"""
+    SELECT seat, kind, payload FROM {{table}} WHERE game_id = %s AND seq <= %s AND seq >= COALESCE(
+        (SELECT MAX(seq) FROM {{table}} WHERE game_id = %s AND seq <= %s AND seat = %s), 0)
+    ORDER BY seq DESC LIMIT {RECENT_KEPT}
 """
+# The latest actions read for each (game, seat position; -1 for watchers), with the length of the
+# log they were read at, for the games this process redrew last. The log only grows, so they stay
+# true: a move's redraws take them up when they end just before the move's own actions (the
+# game's earlier moves were applied here), and read anew otherwise.
+_recent: OrderedDict[tuple[str, int], tuple[int, list[LoggedAction]]] = OrderedDict()
+RECENT_GAMES_KEPT = 1024
+_recent_lock = threading.Lock()
 
 
 class LoggedAction(NamedTuple):
@@ -803,10 +813,33 @@ def recent_actions(game: Game, me: Seat | None) -> list[LoggedAction]:
     """Up to the 40 latest actions of the game, oldest first, from ``me``'s latest on.
 
     Read with a plain cursor: building model instances (``Action.objects.raw``) took three times
-    as long as the query itself.
+    as long as the query itself. What was read is kept (``_recent``), and a move's redraws take
+    it up with the move's own actions instead of reading again.
     """
-    sql = RECENT_ACTIONS.format(table=Action._meta.db_table)
     position = me.position if me is not None else -1
+    key = (game.pk, position)
+    kept = _recent.get(key)
+    fresh = game.just_logged
+    if kept is not None and kept[0] == game.log_length:
+        return kept[1]
+    if kept is not None and fresh and kept[0] == fresh[0].seq - 1:  # the log as it was before
+        actions = [*kept[1], *(LoggedAction(a.seat, a.kind, a.payload) for a in fresh)]
+        mine = [i for i, action in enumerate(actions) if action.seat == position]
+        actions = actions[mine[-1] if mine else 0 :][-RECENT_KEPT:]
+    else:
+        actions = _read_recent_actions(game, position)
+    with _recent_lock:  # moves of other games may be redrawn on other threads
+        kept = _recent.get(key)
+        if kept is None or kept[0] < game.log_length:  # a later move's may be there already
+            _recent[key] = (game.log_length, actions)
+            _recent.move_to_end(key)
+            while len(_recent) > RECENT_GAMES_KEPT:
+                _recent.popitem(last=False)
+    return actions
+
+
+def _read_recent_actions(game: Game, position: int) -> list[LoggedAction]:
+    sql = RECENT_ACTIONS.format(table=Action._meta.db_table)
     params = [game.pk, game.log_length, game.pk, game.log_length, position]
     connection = connections[router.db_for_read(Action)]
     with connection.cursor() as cursor:

@@ -240,6 +240,7 @@ def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language,
         for kind, params in moves:
             step = Game.objects.get(pk=game.id).step
             moved = services.perform(game.id, "ana", kind, params, step)
+            presenters._recent.clear()  # nothing kept from earlier reads (see the next test)
             with CaptureQueriesContext(connection) as queries:
                 news = presenters.game_context(moved, "ana")["news"]
             assert news == _news_as_read_back(game.id, "ana")
@@ -250,3 +251,39 @@ def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language,
                 assert presenters.game_context(moved, "bo")["news"] == _news_as_read_back(
                     game.id, "bo"
                 )
+
+
+@pytest.mark.django_db
+def test_the_latest_actions_kept_from_earlier_redraws_read_as_the_log_says():
+    players = [
+        Player.objects.create(visitor=name, name=name.title(), name_key=name)
+        for name in ("ana", "bo", "cy")
+    ]
+    game = services.start_online_game(players)
+    positions = [-1, 0, 1, 2]  # a watcher, and each seat
+    unseen, first = 0, True
+    for turn in range(13):  # 52 actions: a watcher sees only the latest 40
+        seat = game.ordered_seats()[turn % 3]
+        for kind, params in [
+            ("roll", {"held": [False] * 5}),
+            ("hold", {"die": 0, "held": True}),
+            ("roll", {"held": [True, False, False, False, False]}),
+            ("score", None),
+        ]:
+            if params is None:
+                box = next(iter(Game.objects.get(pk=game.id).state().options()))
+                params = {"box": box}
+            step = Game.objects.get(pk=game.id).step
+            game = services.perform(game.id, seat.visitor, kind, params, step)
+            if turn in (4, 5):  # these moves were redrawn by another process
+                unseen += 1
+                continue
+            for position in positions:
+                me = next((s for s in game.ordered_seats() if s.position == position), None)
+                with CaptureQueriesContext(connection) as queries:
+                    kept = presenters.recent_actions(game, me)
+                assert kept == presenters._read_recent_actions(game, position), (turn, position)
+                # Read only when this process missed moves (or never read this seat's), then
+                # taken up from what it kept.
+                assert len(queries) == (1 if unseen or first else 0), (turn, kind, position)
+            unseen, first = 0, False
