@@ -631,7 +631,7 @@ async def run_reference(
         while (sent := time.perf_counter()) < record.until:
             if pace:
                 await asyncio.sleep(max(0.0, due - sent))
-                due += pace
+                due = max(due + pace, time.perf_counter())  # late: no catching up, as players
                 if (sent := time.perf_counter()) >= record.until:
                     break
             try:
@@ -1058,13 +1058,15 @@ async def measure(args: argparse.Namespace, base: str) -> dict:
         results["saturation"] = {"real": real, "reference": ref, "ratio": round(ratio, 2)}
         await asyncio.sleep(1)
     if "human" in phases:
+        if args.human_reference:  # before the games, so that a missing one costs no run
+            await check_reference(base)
         games = await start_games(base, args.players // 2, labels)
         results["human"] = await run_games(
             base, games, labels, args.human_seconds, args.warmup, args.pace
         )
         results["pace"] = args.pace
         if args.human_reference:  # the least any action costs at that pace: a floor
-            await check_reference(base)
+            await asyncio.sleep(1)  # let the last pushes and closings settle
             results["human_reference"] = await run_reference(  # as many actions a second
                 base, args.players // 2, args.human_seconds, args.warmup, args.pace
             )
