@@ -168,6 +168,7 @@ async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monk
 async def test_a_watchers_page_marks_the_game_watched_for_the_movers_process(monkeypatch):
     game = await new_online_game()
     watcher = await connect(f"/ws/game/{game.id}/", None)
+    await watcher.receive_from(timeout=5)  # the catch-up redraw, sent once the game is marked
     await drain(watcher)
     marked = (await Game.objects.aget(pk=game.id)).watched_until
     assert marked is not None and marked > timezone.now()
@@ -382,6 +383,7 @@ async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monk
 
 async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
     """Another page's move may not start while a move's redraws go out: its answer would wait."""
+    monkeypatch.setattr(consumers, "MOVES_ON_LOOP", True)  # whatever MOVE_THREADS says
     first = await new_online_game()
     second = await database_sync_to_async(services.start_online_game)(
         [

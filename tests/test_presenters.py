@@ -212,6 +212,7 @@ def test_the_card_rows_read_as_the_template_made_them(language, selected, yahtze
 
 def _news_as_read_back(game_id: str, visitor: str) -> list[str]:
     """The message line of a freshly loaded game: built from the log as stored."""
+    presenters._recent.clear()  # read, not taken up from what earlier redraws kept
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
     return presenters.game_context(game, visitor)["news"]
 
