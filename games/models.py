@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.db import connection, connections, models
@@ -112,7 +113,7 @@ class Game(models.Model):
     # The seats as ``Game.objects.locked`` loaded them, in turn order.
     loaded_seats: list[Seat] | None = None
     # The actions the move applied to this instance appended to the log (``services._Log``).
-    just_logged: list[Action] = []
+    just_logged: Sequence[Action] = ()
 
     def ordered_seats(self) -> list[Seat]:
         """The seats in turn order (uses a prefetch when there is one)."""

@@ -795,9 +795,11 @@ RECENT_ACTIONS = f"""
 # The latest actions read for each (game, seat position; -1 for watchers), with the length of the
 # log they were read at, for the games this process redrew last. The log only grows, so they stay
 # true: a move's redraws take them up when they end just before the move's own actions (the
-# game's earlier moves were applied here), and read anew otherwise.
+# game's earlier moves were applied here), and read anew otherwise: at the first move of a turn
+# (the mover's own answer does not keep its entry up to date) or after another process's moves.
+# The payloads are shared with the moves' Action objects: nothing may change them.
 _recent: OrderedDict[tuple[str, int], tuple[int, list[LoggedAction]]] = OrderedDict()
-RECENT_GAMES_KEPT = 1024
+RECENT_GAMES_KEPT = 1024  # (game, seat) entries
 _recent_lock = threading.Lock()
 
 
@@ -822,7 +824,12 @@ def recent_actions(game: Game, me: Seat | None) -> list[LoggedAction]:
     fresh = game.just_logged
     if kept is not None and kept[0] == game.log_length:
         return kept[1]
-    if kept is not None and fresh and kept[0] == fresh[0].seq - 1:  # the log as it was before
+    if (  # kept from the log as it was just before this game's move
+        kept is not None
+        and fresh
+        and kept[0] == fresh[0].seq - 1
+        and fresh[-1].seq == game.log_length
+    ):
         actions = [*kept[1], *(LoggedAction(a.seat, a.kind, a.payload) for a in fresh)]
         mine = [i for i, action in enumerate(actions) if action.seat == position]
         actions = actions[mine[-1] if mine else 0 :][-RECENT_KEPT:]

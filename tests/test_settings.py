@@ -5,7 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 
+import pytest
+from django.db import OperationalError, connection, connections, transaction
+
+from games import services
+from games.models import Game
+from lobby.models import Player
 from tests.servers import ROOT
 
 PRODUCTION = {
@@ -48,3 +56,39 @@ def test_plain_http_test_host_relaxes_only_the_https_settings():
     # And the relaxed host is exactly what the deployment check warns about.
     warned = manage("check", "--deploy", **PRODUCTION, YAHTZEE_HTTPS="0")
     assert "security.W008" in warned.stderr + warned.stdout
+
+
+def test_a_negative_number_of_move_threads_is_refused():
+    result = manage("check", MOVE_THREADS="-1")
+    assert result.returncode != 0
+    assert "MOVE_THREADS is a number of threads" in result.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_move_waits_at_most_two_seconds_for_its_games_lock():
+    if connection.vendor != "postgresql":
+        pytest.skip("the lock timeout is PostgreSQL's; SQLite's writers wait on its busy timeout")
+    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    game = services.start_online_game([ana, bo])
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_row():  # as a psql session or a long migration would
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.id)
+            holding.set()
+            release.wait(10)
+        connections.close_all()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        started = time.monotonic()
+        with pytest.raises(OperationalError, match="lock timeout"):
+            services.perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)
+        assert 1.5 < time.monotonic() - started < 5
+    finally:
+        release.set()
+        holder.join(10)
+    assert Game.objects.get(pk=game.id).step == 0  # nothing applied

@@ -115,7 +115,11 @@ TEMPLATES = [
 # until PostgreSQL refuses more clients). DATABASE_POOL_SIZE caps the pool of one process.
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # A move waits for its game's row lock on the socket process's event loop (MOVE_THREADS): a
+    # lock held for long (a psql session, a migration) fails the move after 2 s (the page
+    # reconnects and shows the game) rather than stalling every socket of the process.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c lock_timeout=2s")
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
         "timeout": 20,
@@ -229,6 +233,8 @@ if REDIS_URL:
 # N threads, so that a database far away (each round trip a millisecond or more) does not hold up
 # every other socket of the process meanwhile. See games.consumers.MOVES_ON_LOOP.
 MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
+if MOVE_THREADS < 0:
+    raise ImproperlyConfigured("MOVE_THREADS is a number of threads: 0 or more")
 
 # Online games: how long a player whose page closed may stay away before the others may go on
 # without them (or end the game).
