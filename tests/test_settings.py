@@ -92,3 +92,14 @@ def test_on_postgresql_a_move_waits_at_most_two_seconds_for_its_games_lock():
         release.set()
         holder.join(10)
     assert Game.objects.get(pk=game.id).step == 0  # nothing applied
+
+
+def test_the_asgi_server_keeps_its_start_up_objects_out_of_full_collections():
+    script = "import gc, yahtzee_site.asgi; print(gc.get_freeze_count(), len(gc.get_objects()))"
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    frozen, tracked = map(int, result.stdout.split())
+    assert frozen > 10 * tracked  # Django, the site and the consumers: tens of thousands
