@@ -3,12 +3,13 @@ busy handler (which sleeps 1, 2, 5, 10... ms between tries), and always give the
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
 from django.db import IntegrityError, OperationalError, connections
 
-from yahtzee_site.sqlite.base import DatabaseWrapper, writer_lock
+from yahtzee_site.sqlite.base import DatabaseWrapper, _checkpointers, writer_lock
 
 
 @pytest.fixture(autouse=True)
@@ -145,3 +146,33 @@ def test_transactions_that_may_only_read_take_no_turn(tmp_path):
     assert not connection.holds_writer_lock and not writer_lock(path).locked()
     end(connection)
     connection.close()
+
+
+def test_a_file_in_wal_mode_is_checkpointed_by_a_thread_of_the_process(tmp_path):
+    """Commits do not copy the log back themselves (20-60 ms with the loop waiting): the
+    process's checkpointer does, soon after."""
+    connection = wrapper(tmp_path / "db.sqlite3")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode=WAL")
+    connection.close()  # the next connection finds the file in WAL mode
+    for n in range(20):
+        begin(connection)
+        with connection.cursor() as cursor:
+            cursor.execute("INSERT INTO moves VALUES (%s)", [n])
+        end(connection)
+    found = _checkpointers[(os.getpid(), str(tmp_path / "db.sqlite3"))]  # opening it started it
+    # The second checkpoint from now began after the last commit.
+    assert found.wait(timeout=5) and found.wait(timeout=5)
+    busy, log_pages, copied = found.last
+    assert busy == 0 and log_pages > 0 and copied == log_pages  # the log copied back: nothing left
+    assert count(connection) == 20
+    connection.close()
+
+
+def test_no_checkpointer_for_a_database_in_memory_or_not_in_wal_mode(tmp_path):
+    before = set(_checkpointers)
+    memory = wrapper(":memory:")
+    rollback_journal = wrapper(tmp_path / "plain.sqlite3")
+    assert set(_checkpointers) == before
+    memory.close()
+    rollback_journal.close()
