@@ -390,7 +390,10 @@ def _check_binaries() -> None:
 
 
 def _port_is_free(port: int) -> bool:
+    """Whether nothing listens on the port. Connections closed a moment ago (TIME_WAIT, for a
+    minute after a restart) do not count: nginx binds with SO_REUSEADDR, and so does this."""
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
