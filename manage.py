@@ -16,6 +16,13 @@ def main():
             "available on your PYTHONPATH environment variable? Did you "
             "forget to activate a virtual environment?"
         ) from exc
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 (loads the settings)
+    except ImproperlyConfigured as error:  # a host's setting refused: its message is enough
+        sys.exit(f"manage.py: {error}")
     execute_from_command_line(sys.argv)
 
 

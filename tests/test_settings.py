@@ -103,3 +103,29 @@ def test_the_asgi_server_keeps_its_start_up_objects_out_of_full_collections():
     assert result.returncode == 0, result.stderr
     frozen, tracked = map(int, result.stdout.split())
     assert frozen > 10 * tracked  # Django, the site and the consumers: tens of thousands
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DATABASE_URL": "sqlite:////tmp/yahtzee.sqlite3"}, "DATABASE_URL is for PostgreSQL"),
+        ({"DATABASE_URL": "garbage"}, "DATABASE_URL is for PostgreSQL"),
+        ({"REDIS_URL": "garbage"}, "REDIS_URL must start with redis://"),
+        ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL must start with redis://"),
+        (PRODUCTION | {"SECRET_KEY": "replace-me"}, "SECRET_KEY must be long and random"),
+        (PRODUCTION | {"SECRET_KEY": "short"}, "SECRET_KEY must be long and random"),
+    ],
+)
+def test_a_setting_a_host_got_wrong_is_refused_with_one_clear_line(env, message):
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_a_data_directory_that_cannot_be_made_is_refused_with_one_clear_line(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    for where in [tmp_path / "a-file" / "data", "/proc/yahtzee-data"]:
+        result = manage("check", YAHTZEE_DATA_DIR=str(where))
+        assert result.returncode != 0
+        assert f"The data directory {where} cannot be made" in result.stderr
+        assert "Traceback" not in result.stderr

@@ -21,7 +21,18 @@ from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("YAHTZEE_DATA_DIR", BASE_DIR / "var"))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+except OSError as error:
+    raise ImproperlyConfigured(
+        f"The data directory {DATA_DIR} cannot be made ({error.strerror}): set YAHTZEE_DATA_DIR "
+        "to a directory this user may write to."
+    ) from None
+if not os.access(DATA_DIR, os.W_OK | os.X_OK):
+    raise ImproperlyConfigured(
+        f"The data directory {DATA_DIR} is not writable by this user: set YAHTZEE_DATA_DIR to "
+        "one that is, or give this user write access to it."
+    )
 
 
 def _env_flag(name: str, default: bool = False) -> bool:
@@ -51,6 +62,13 @@ if PRODUCTION:
             raise ImproperlyConfigured(
                 f"YAHTZEE_ENV=production needs {required} in the environment (docs/deploy.md)."
             )
+    # Sessions are the players' identity: a key anyone could guess (the example file's
+    # placeholder, a short word) would let them sign any session.
+    if len(os.environ["SECRET_KEY"].strip()) < 32 or "replace-me" in os.environ["SECRET_KEY"]:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be long and random in production (32 characters at least): make one "
+            "with python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
 
 DEBUG = _env_flag("DEBUG")
 SECRET_KEY = os.environ.get("SECRET_KEY") or _local_secret_key()
@@ -114,7 +132,15 @@ TEMPLATES = [
 # process runs sync code in several threads; persistent per-thread connections would pile up
 # until PostgreSQL refuses more clients). DATABASE_POOL_SIZE caps the pool of one process.
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    try:
+        DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    except ValueError:  # no scheme, or one nobody knows
+        DATABASES = {"default": {}}
+    if DATABASES["default"].get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            "DATABASE_URL is for PostgreSQL (postgres://USER:PASSWORD@HOST:5432/NAME). For "
+            "SQLite leave it unset; SQLITE_PATH names the file (default: in YAHTZEE_DATA_DIR)."
+        )
     # A move waits for its game's row lock on the socket process's event loop (MOVE_THREADS): a
     # lock held for long (a psql session, a migration) fails the move after 2 s (the page
     # reconnects and shows the game) rather than stalling every socket of the process.
@@ -207,7 +233,12 @@ LOGGING = {
 
 # Live updates: one process shares them in memory; several processes need Redis between them,
 # and then the cache (rate limits) lives there too, so that every process counts the same.
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        f"REDIS_URL must start with redis://, rediss:// or unix:// (e.g. "
+        f"redis://127.0.0.1:6379/0), not {REDIS_URL[:40]!r}."
+    )
 CHANNEL_LAYERS = {
     "default": {
         # Pub/sub: one PUBLISH per group message (the list-based layer makes several round
