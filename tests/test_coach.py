@@ -89,6 +89,24 @@ def test_analysis_finds_a_blunder(strategy_tables):
     assert "<polyline" in page
 
 
+def test_the_analysis_chart_draws_in_spanish_too(strategy_tables):
+    """SVG takes numbers with a point: Spanish writes 36,0 and the browser drew nothing."""
+    turns = [((5, 5, 5, 5, 5), "chance")] + [((1, 2, 3, 4, 6), box) for box in CATEGORIES[:-1]]
+    game = make_game(turns)
+    client = client_for()
+    client.cookies["django_language"] = "es"
+    page = client.get(f"/game/{game.id}/analysis/").text
+    assert "Análisis de la partida" in page
+    chart = page.split('<svg class="chart"')[1].split("</svg>")[0]
+    coordinates = re.findall(r' (?:cx|cy|x1|x2|y1|y2|y|viewBox)="([^"]*)"', chart)
+    assert len(coordinates) > 30
+    assert all(re.fullmatch(r"[-\d. ]+", value) for value in coordinates), coordinates
+    (points,) = re.findall(r' points="([^"]*)"', chart)  # "x,y x,y ...": the comma is SVG's
+    assert re.fullmatch(r"[\d.]+,[\d.]+( [\d.]+,[\d.]+)*", points), points
+    # What people read keeps the Spanish comma: the expected score of each point.
+    assert re.search(r"<title>\d+,\d</title>", chart)
+
+
 def test_analysis_of_keeps_uses_the_held_dice(strategy_tables):
     game = make_game()
     act(game, "roll", dice=[6, 6, 6, 1, 2])
