@@ -231,11 +231,21 @@ def game_summary(game: Game) -> str:
     return gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
 
 
-def seat_name(seat: Seat, *, solo: bool = False) -> str:
-    """How a seat is named on the card: its name, the computer's name, or "You"."""
+def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
+    """How a seat is named on the card: its name, the computer's name, or "You" (to the
+    visitor who sits there; "Player" to anyone else, such as someone watching the game)."""
     if seat.bot:
         return gettext(BOT_NAMES.get(seat.bot, seat.bot))
-    return seat.name or (gettext("Points") if solo else gettext("You"))
+    if seat.name:
+        return seat.name
+    if solo:
+        return gettext("Points")
+    return gettext("You") if own else gettext("Player")
+
+
+def is_own(seat: Seat, viewer: Seat | None) -> bool:
+    """Whether the visitor with seat ``viewer`` (None: no seat in the game) sits at ``seat``."""
+    return viewer is not None and not seat.bot and seat.visitor == viewer.visitor
 
 
 # Strings the dice print many times over, made safe to print once.
@@ -409,7 +419,7 @@ def player_view(
     """A seat's column heading and (online games) presence, ready to print."""
     view: PlayerView = {
         "position": printed(seat.position),
-        "name": printed(seat_name(seat, solo=solo)),
+        "name": printed(seat_name(seat, solo=solo, own=is_own(seat, viewer))),
         "card": state.cards[seat.position],
         "is_current": seat.position == state.current and not state.finished,
         "bot": seat.bot,
@@ -433,13 +443,16 @@ def player_view(
     return view
 
 
-def card_totals(cards: list[Scorecard]) -> list[TotalsView]:
-    """The totals at the foot of each column of the card, ready to print."""
+def card_totals(cards: list[Scorecard], done: frozenset[int] = frozenset()) -> list[TotalsView]:
+    """The totals at the foot of each column of the card, ready to print.
+
+    ``done``: the seats that will not play again (a finished game, a forfeit): no "to go".
+    """
     totals = []
     for position, card in enumerate(cards):
         bonus = card.upper_bonus
         to_go = ""
-        if not bonus and not card.upper_done:
+        if not bonus and not card.upper_done and position not in done:
             needed = card.upper_needed
             to_go = fill(ngettext("%(needed)s to go", "%(needed)s to go", needed), needed=needed)
         foot: TotalsView = {
@@ -623,8 +636,9 @@ def game_context(
         ),
         language,
     )
-    totals = Later(lambda: card_totals(list(state.cards)), language)
-    current_name = seat_name(current)
+    done = frozenset(range(len(seats))) if finished else state.forfeited
+    totals = Later(lambda: card_totals(list(state.cards), done), language)
+    current_name = seat_name(current, own=is_own(current, seat))
     return {
         "game": game,
         "urls": urls,
@@ -867,6 +881,8 @@ def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[s
             return [describe(latest, state, seats, me)]  # as below, without reading the log
     recent = recent_actions(game, me)
     if not recent:
+        if me is None or me.position != state.current:  # a watcher, or the others' first turn
+            return [gettext("No dice rolled yet.")]
         return [gettext("Roll the dice to start.")]
     mine = [i for i, a in enumerate(recent) if me is not None and a.seat == me.position]
     if mine and mine[-1] == len(recent) - 1 or len(seats) == 1:
@@ -970,14 +986,16 @@ HOW_TO_SCORE = {
 BLANK_SHEET_COLUMNS = 6
 
 
-def sheet_context(game: Game | None) -> dict:
-    """The lines of a printable score sheet: blank with six columns, or a game's cards."""
+def sheet_context(game: Game | None, visitor: str | None = None) -> dict:
+    """The lines of a printable score sheet: blank with six columns, or a game's cards as
+    ``visitor`` sees them."""
     if game is None:
         headings = [gettext("Game %(number)s") % {"number": n + 1} for n in range(6)]
         cards: list[Scorecard | None] = [None] * BLANK_SHEET_COLUMNS
     else:
         seats = game.ordered_seats()
-        headings = [seat.name or gettext("Score") for seat in seats]
+        viewer, solo = game.seat_of(visitor), len(seats) == 1
+        headings = [seat_name(seat, solo=solo, own=is_own(seat, viewer)) for seat in seats]
         cards = list(game.state().cards)
 
     def line(text: str, how: str, value, kind: str = "box") -> dict:

@@ -288,3 +288,13 @@ def test_the_latest_actions_kept_from_earlier_redraws_read_as_the_log_says():
                 # taken up from what it kept.
                 assert len(queries) == (1 if unseen or first else 0), (turn, kind, position)
             unseen, first = 0, False
+
+
+def test_no_upper_bonus_countdown_for_a_seat_that_will_not_play_again():
+    """A forfeited player's card (or any card of a finished game) showed "51 to go"."""
+    from games.rules import Scorecard
+
+    card = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
+    playing, done = presenters.card_totals([card, card], done=frozenset({1}))
+    assert playing["to_go"] == "54 to go"
+    assert done["to_go"] == ""

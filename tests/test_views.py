@@ -460,3 +460,18 @@ def test_pages_answer_head_requests_as_monitors_send_them():
     assert client.head("/guide/").status_code == 200
     assert client.head("/online/").status_code == 200
     assert client.put("/").status_code == 405
+
+
+def test_a_game_against_the_computer_names_its_player_you_only_to_that_player():
+    """A watcher saw "You is playing" and a "You" column; the printed card said "Score"."""
+    game = services.start_game(VISITOR, ["", ""], mode=Game.Mode.COMPUTER, bots={1: "beginner"})
+    own = client_for().get(f"/game/{game.id}/").text
+    watched = client_for("stranger").get(f"/game/{game.id}/").text
+    assert "Roll the dice to start." in own
+    assert "Player is playing" in watched and not re.search(r"\bYou\b(?! are watching)", watched)
+    assert "No dice rolled yet." in watched and "Roll the dice to start." not in watched
+    headings = r'<th scope="col" class="player">([^<]*)</th>'
+    own_sheet = client_for().get(f"/game/{game.id}/sheet/").text
+    assert re.findall(headings, own_sheet) == ["You", "Beginner"]
+    watched_sheet = client_for("stranger").get(f"/game/{game.id}/sheet/").text
+    assert re.findall(headings, watched_sheet) == ["Player", "Beginner"]
