@@ -39,13 +39,16 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     in_progress = list(games.in_progress()[:5])
     for game in in_progress:
         game.summary = presenters.game_summary(game)
+    ready = advice.is_ready()
+    # While the perfect computer works out its strategy, offer the one that can play now.
+    strength = {} if ready else {"initial": {"strength": "beginner"}}
     context = {
         "in_progress": in_progress,
         "finished": list(games.filter(status=Game.Status.FINISHED)[:5]),
         "solo_form": forms_given.get("solo") or SoloGameForm(),
-        "computer_form": forms_given.get("computer") or ComputerGameForm(),
+        "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
         "local_form": forms_given.get("local") or LocalGameForm(),
-        "computer_ready": advice.is_ready(),
+        "computer_ready": ready,
     }
     return render(request, "games/home.html", context, status=status)
 
@@ -189,7 +192,8 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
     game = None
     if game_id is not None:
         game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
-    return render(request, "games/sheet.html", presenters.sheet_context(game))
+    context = presenters.sheet_context(game, visitor_id(request))
+    return render(request, "games/sheet.html", context)
 
 
 @require_safe

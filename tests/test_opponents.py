@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -78,6 +79,9 @@ def test_computer_strengths_wait_for_the_table(monkeypatch, tmp_path):
     client = client_for()
     page = client.get("/").text
     assert "getting ready" in page
+    # The strength offered first is one that can play now.
+    checked = re.findall(r'<input type="radio" name="strength" value="(\w+)" checked>', page)
+    assert checked == ["beginner"]
     refused = client.post("/new/", {"mode": "computer", "strength": "optimal"})
     assert refused.status_code == 409
     assert "still getting ready" in refused.content.decode()

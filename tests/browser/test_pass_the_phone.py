@@ -34,3 +34,14 @@ def test_pass_the_phone_for_three(page: Page, base):
         expect(page.get_by_text(f"Winner: {winner}")).to_be_visible()
     else:
         expect(page.get_by_text("A tie!")).to_be_visible()
+
+
+def test_on_a_phone_a_refused_start_opens_where_the_reason_is(page: Page, base):
+    """The reason is in the panel, some 900 px down a phone's page: it must not open at the top."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base + "/")
+    page.get_by_role("textbox", name="Player 1").fill("Ana")
+    page.get_by_role("button", name="Start", exact=True).click()
+    reason = page.get_by_role("alert").filter(has_text="Enter at least two players.")
+    expect(reason).to_be_in_viewport()
+    expect(page.get_by_role("textbox", name="Player 1")).to_have_value("Ana")
