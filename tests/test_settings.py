@@ -14,6 +14,7 @@ from django.db import OperationalError, connection, connections, transaction
 from games import services
 from games.models import Game
 from lobby.models import Player
+from stack.services import Redis, free_port
 from tests.servers import ROOT
 
 PRODUCTION = {
@@ -129,3 +130,15 @@ def test_a_data_directory_that_cannot_be_made_is_refused_with_one_clear_line(tmp
         assert result.returncode != 0
         assert f"The data directory {where} cannot be made" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_the_deploy_check_asks_redis_when_redis_url_is_set():
+    """A Redis that does not answer let the servers start, and the first move failed."""
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
+    result = manage("check", "--deploy", **PRODUCTION, REDIS_URL=nobody)
+    assert result.returncode != 0
+    assert "yahtzee.E001" in result.stderr and "Redis does not answer" in result.stderr
+    with Redis() as redis_server:
+        answered = manage("check", "--deploy", **PRODUCTION, REDIS_URL=redis_server.url)
+    assert answered.returncode == 0, answered.stderr
+    assert "no issues" in answered.stdout
