@@ -1,5 +1,5 @@
 # Shared by scripts/serve and scripts/test: find Python 3.12 and uv on a fresh machine.
-# uv runs as "python3 -m uv" so that no pyenv shim has to exist for it (see ../shared/MACHINE.md).
+# uv runs as "python3 -m uv" so that no pyenv shim has to exist for it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -20,7 +20,7 @@ class Command(BaseCommand):
 
     help = (
         "Solve solitaire Yahtzee exactly and save the strategy table(s) to the cache directory "
-        "($YAHTZEE_STRATEGY_DIR, default ~/.cache/yahtzee-strategy)."
+        "($YAHTZEE_STRATEGY_DIR, default <YAHTZEE_DATA_DIR>/strategy, that is var/strategy)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
