@@ -16,14 +16,12 @@ def main():
             "available on your PYTHONPATH environment variable? Did you "
             "forget to activate a virtual environment?"
         ) from exc
-    from django.conf import settings
-    from django.core.exceptions import ImproperlyConfigured
+    from yahtzee_site.errors import HostSettingError
 
     try:
-        settings.INSTALLED_APPS  # noqa: B018 (loads the settings)
-    except ImproperlyConfigured as error:  # a host's setting refused: its message is enough
+        execute_from_command_line(sys.argv)
+    except HostSettingError as error:  # a setting the site refuses: its message is enough
         sys.exit(f"manage.py: {error}")
-    execute_from_command_line(sys.argv)
 
 
 if __name__ == "__main__":

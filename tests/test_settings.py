@@ -111,16 +111,30 @@ def test_the_asgi_server_keeps_its_start_up_objects_out_of_full_collections():
     [
         ({"DATABASE_URL": "sqlite:////tmp/yahtzee.sqlite3"}, "DATABASE_URL is for PostgreSQL"),
         ({"DATABASE_URL": "garbage"}, "DATABASE_URL is for PostgreSQL"),
-        ({"REDIS_URL": "garbage"}, "REDIS_URL must start with redis://"),
+        ({"REDIS_URL": "redis//:s3cret@127.0.0.1"}, "REDIS_URL must start with redis://"),
         ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL must start with redis://"),
-        (PRODUCTION | {"SECRET_KEY": "replace-me"}, "SECRET_KEY must be long and random"),
-        (PRODUCTION | {"SECRET_KEY": "short"}, "SECRET_KEY must be long and random"),
+        (PRODUCTION | {"SECRET_KEY": "replace-me"}, "SECRET_KEY must be at least 32"),
+        (PRODUCTION | {"SECRET_KEY": "short"}, "SECRET_KEY must be at least 32"),
+        (PRODUCTION | {"SECRET_KEY": "django-insecure-" + "x" * 40}, "SECRET_KEY must be at least"),
+        ({"DATABASE_URL": "postgres://yahtzee:pa/ss@127.0.0.1:5432/y"}, "percent-encode"),
     ],
 )
 def test_a_setting_a_host_got_wrong_is_refused_with_one_clear_line(env, message):
     result = manage("check", **env)
     assert result.returncode != 0
     assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "s3cret" not in result.stderr  # a URL is not repeated: it may hold a password
+
+
+def test_manage_py_still_takes_another_settings_module(tmp_path):
+    (tmp_path / "other_settings.py").write_text(
+        "from yahtzee_site.settings import *\nALLOWED_HOSTS = ['other.example']\n"
+    )
+    code = "from django.conf import settings; print(settings.ALLOWED_HOSTS)"
+    result = manage("shell", "-c", code, "--pythonpath", str(tmp_path), "--settings",
+                    "other_settings")  # fmt: skip
+    assert result.stdout.strip().splitlines()[-1] == "['other.example']", result.stderr
 
 
 def test_a_data_directory_that_cannot_be_made_is_refused_with_one_clear_line(tmp_path):

@@ -15,21 +15,22 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from yahtzee_site.errors import HostSettingError
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("YAHTZEE_DATA_DIR", BASE_DIR / "var"))
 try:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
 except OSError as error:
-    raise ImproperlyConfigured(
+    raise HostSettingError(
         f"The data directory {DATA_DIR} cannot be made ({error.strerror}): set YAHTZEE_DATA_DIR "
         "to a directory this user may write to."
     ) from None
 if not os.access(DATA_DIR, os.W_OK | os.X_OK):
-    raise ImproperlyConfigured(
+    raise HostSettingError(
         f"The data directory {DATA_DIR} is not writable by this user: set YAHTZEE_DATA_DIR to "
         "one that is, or give this user write access to it."
     )
@@ -59,15 +60,16 @@ PRODUCTION = os.environ.get("YAHTZEE_ENV", "").strip().lower() == "production"
 if PRODUCTION:
     for required in ("SECRET_KEY", "ALLOWED_HOSTS"):
         if not os.environ.get(required, "").strip():
-            raise ImproperlyConfigured(
+            raise HostSettingError(
                 f"YAHTZEE_ENV=production needs {required} in the environment (docs/deploy.md)."
             )
     # Sessions are the players' identity: a key anyone could guess (the example file's
-    # placeholder, a short word) would let them sign any session.
-    if len(os.environ["SECRET_KEY"].strip()) < 32 or "replace-me" in os.environ["SECRET_KEY"]:
-        raise ImproperlyConfigured(
-            "SECRET_KEY must be long and random in production (32 characters at least): make one "
-            "with python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    # placeholder, a short word, Django's development key) would let them sign any session.
+    key = os.environ["SECRET_KEY"].strip()
+    if len(key) < 32 or "replace-me" in key or key.startswith("django-insecure-"):
+        raise HostSettingError(
+            "SECRET_KEY must be at least 32 random characters in production: make one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
         )
 
 DEBUG = _env_flag("DEBUG")
@@ -134,10 +136,16 @@ TEMPLATES = [
 if os.environ.get("DATABASE_URL"):
     try:
         DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
-    except ValueError:  # no scheme, or one nobody knows
+    except dj_database_url.UnknownSchemeError:  # no scheme, or one nobody knows
         DATABASES = {"default": {}}
+    except ValueError:  # a PostgreSQL URL, most likely, with a character that must be escaped
+        raise HostSettingError(
+            "DATABASE_URL is not a valid URL: percent-encode the characters / # ? @ : in the "
+            'password (python3 -c \'import urllib.parse; print(urllib.parse.quote("PASSWORD", '
+            'safe=""))\').'
+        ) from None
     if DATABASES["default"].get("ENGINE") != "django.db.backends.postgresql":
-        raise ImproperlyConfigured(
+        raise HostSettingError(
             "DATABASE_URL is for PostgreSQL (postgres://USER:PASSWORD@HOST:5432/NAME). For "
             "SQLite leave it unset; SQLITE_PATH names the file (default: in YAHTZEE_DATA_DIR)."
         )
@@ -235,9 +243,8 @@ LOGGING = {
 # and then the cache (rate limits) lives there too, so that every process counts the same.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
-    raise ImproperlyConfigured(
-        f"REDIS_URL must start with redis://, rediss:// or unix:// (e.g. "
-        f"redis://127.0.0.1:6379/0), not {REDIS_URL[:40]!r}."
+    raise HostSettingError(  # not the URL itself: it may hold a password
+        "REDIS_URL must start with redis://, rediss:// or unix:// (e.g. redis://127.0.0.1:6379/0)."
     )
 CHANNEL_LAYERS = {
     "default": {
@@ -265,7 +272,7 @@ if REDIS_URL:
 # every other socket of the process meanwhile. See games.consumers.MOVES_ON_LOOP.
 MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
 if MOVE_THREADS < 0:
-    raise ImproperlyConfigured("MOVE_THREADS is a number of threads: 0 or more")
+    raise HostSettingError("MOVE_THREADS is a number of threads: 0 or more")
 
 # Online games: how long a player whose page closed may stay away before the others may go on
 # without them (or end the game).
