@@ -169,10 +169,8 @@ def test_a_file_in_wal_mode_is_checkpointed_by_a_thread_of_the_process(tmp_path)
     connection.close()
 
 
-def test_no_checkpointer_for_a_database_in_memory_or_not_in_wal_mode(tmp_path):
+def test_no_checkpointer_for_a_database_not_in_wal_mode(tmp_path):
     before = set(_checkpointers)
-    memory = wrapper(":memory:")
     rollback_journal = wrapper(tmp_path / "plain.sqlite3")
     assert set(_checkpointers) == before
-    memory.close()
     rollback_journal.close()

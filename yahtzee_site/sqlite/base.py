@@ -45,19 +45,28 @@ class Checkpointer:
         thread.start()
 
     def _run(self) -> None:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            while True:
-                time.sleep(CHECKPOINT_SECONDS)
-                try:
-                    row = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                except sqlite3.Error:
-                    logger.exception("Could not checkpoint %s", self.path)
-                    continue
-                self.last, self.done = tuple(row), self.done + 1
-                self._ran.set()
-        finally:
-            connection.close()
+        connection = None
+        failing = False  # logged once until a checkpoint works again
+        while True:
+            time.sleep(CHECKPOINT_SECONDS * (10 if failing else 1))
+            try:
+                if connection is None:
+                    connection = sqlite3.connect(
+                        self.path, isolation_level=None, check_same_thread=False,
+                        uri=self.path.startswith("file:"),
+                    )  # fmt: skip
+                row = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except sqlite3.Error:
+                if not failing:
+                    logger.exception("Could not checkpoint %s (will keep trying)", self.path)
+                failing = True
+                if connection is not None:
+                    connection.close()
+                    connection = None
+                continue
+            failing = False
+            self.last, self.done = tuple(row), self.done + 1
+            self._ran.set()
 
     def wait(self, timeout: float) -> bool:
         """Wait for the next checkpoint (tests); False if none ran within ``timeout``."""
