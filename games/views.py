@@ -7,7 +7,7 @@ import secrets
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from games import advice, presenters, services
@@ -34,11 +34,26 @@ def home(request: HttpRequest) -> HttpResponse:
     return _home(request, {})
 
 
+# The home page's panels for starting a game, by the mode their form posts.
+PANEL_TITLES = {
+    "solo": gettext_lazy("Solo"),
+    "computer": gettext_lazy("Against the computer"),
+    "local": gettext_lazy("Pass the phone"),
+}
+
+
 def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpResponse:
     games = Game.objects.of_visitor(visitor_id(request) or "").prefetch_related("seats")
     in_progress = list(games.in_progress()[:5])
     for game in in_progress:
         game.summary = presenters.game_summary(game)
+    # A refused start: said at the top of the page too, where the answer opens (on a phone the
+    # form's own panel is far down), with a link to that panel.
+    refusal = None
+    for mode, form in forms_given.items():
+        if form.errors:
+            reasons = [str(error) for errors in form.errors.values() for error in errors]
+            refusal = {"panel": f"new-{mode}", "title": PANEL_TITLES[mode], "reason": reasons[0]}
     ready = advice.is_ready()
     # While the perfect computer works out its strategy, offer the one that can play now.
     strength = {} if ready else {"initial": {"strength": "beginner"}}
@@ -49,6 +64,7 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
         "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
         "local_form": forms_given.get("local") or LocalGameForm(),
         "computer_ready": ready,
+        "refusal": refusal,
     }
     return render(request, "games/home.html", context, status=status)
 

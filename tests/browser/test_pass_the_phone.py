@@ -36,12 +36,20 @@ def test_pass_the_phone_for_three(page: Page, base):
         expect(page.get_by_text("A tie!")).to_be_visible()
 
 
-def test_on_a_phone_a_refused_start_opens_where_the_reason_is(page: Page, base):
-    """The reason is in the panel, some 900 px down a phone's page: it must not open at the top."""
+def test_on_a_phone_a_refused_start_says_why_where_the_page_opens(page: Page, base):
+    """The form's own reason is in its panel, some 900 px down a phone's page: the answer opened
+    at the top and the Start button seemed to do nothing."""
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(base + "/")
     page.get_by_role("textbox", name="Player 1").fill("Ana")
     page.get_by_role("button", name="Start", exact=True).click()
-    reason = page.get_by_role("alert").filter(has_text="Enter at least two players.")
-    expect(reason).to_be_in_viewport()
+    banner = page.locator(".refusal")
+    expect(banner).to_have_text("Pass the phone: Enter at least two players.")
+    expect(banner).to_be_in_viewport()
+    banner.get_by_role("link", name="Pass the phone").click()
+    expect(page.get_by_role("textbox", name="Player 1")).to_be_in_viewport()
     expect(page.get_by_role("textbox", name="Player 1")).to_have_value("Ana")
+    page.get_by_role("textbox", name="Player 2").fill("Bo")
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("#dice")).to_contain_text("Ana, your turn")
+    assert re.fullmatch(r".*/game/\w+/", page.url), page.url  # no "#new-local" to share
