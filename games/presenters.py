@@ -898,7 +898,7 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
     ``state`` is the state right after the action (for the rolls left), or None.
     """
     actor = seats[action.seat]
-    mine = me is not None and (actor.visitor == me.visitor and not actor.bot)
+    mine = is_own(actor, me)
     if mine and (len(seats) == 1 or not actor.name):
         name = ""
     elif me is None and not actor.name and not actor.bot:

@@ -52,8 +52,8 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     refusal = None
     for mode, form in forms_given.items():
         if form.errors:
-            reasons = [str(error) for errors in form.errors.values() for error in errors]
-            refusal = {"panel": f"new-{mode}", "title": PANEL_TITLES[mode], "reason": reasons[0]}
+            reason = next(str(error) for errors in form.errors.values() for error in errors)
+            refusal = {"panel": f"new-{mode}", "title": PANEL_TITLES[mode], "reason": reason}
     ready = advice.is_ready()
     # While the perfect computer works out its strategy, offer the one that can play now.
     strength = {} if ready else {"initial": {"strength": "beginner"}}
