@@ -108,36 +108,18 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 });
 
 // A pushed or answered redraw replaces the buttons it contains; keep the keyboard focus on the
-// same control (same id) as htmx does for the fragments it swaps after a post. A control that is
-// gone (the Score button once the box is written) hands the focus to the Roll button, where the
-// next turn starts, rather than to the top of the page.
+// same control (same id) as htmx does for the fragments it swaps after a post.
 let focusedId = null;
-let hadFocus = false;
-function rememberFocus() {
+document.addEventListener("htmx:wsBeforeMessage", () => {
+  focusedId = document.activeElement && document.activeElement.id;
+});
+document.addEventListener("htmx:wsAfterMessage", () => {
   const active = document.activeElement;
-  hadFocus = Boolean(active && active !== document.body);
-  focusedId = hadFocus ? active.id : null;
-}
-function restoreFocus() {
-  const active = document.activeElement;
-  if (hadFocus && (!active || active === document.body || !active.isConnected)) {
-    const again = (focusedId && document.getElementById(focusedId)) || rollButton();
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+  if (focusedId && (!active || active === document.body || !active.isConnected)) {
+    const again = document.getElementById(focusedId);
+    if (again) again.focus({ preventScroll: true });
   }
   focusedId = null;
-  hadFocus = false;
-}
-function rollButton() {
-  return document.getElementById("roll-button");
-}
-document.addEventListener("htmx:wsBeforeMessage", rememberFocus);
-document.addEventListener("htmx:wsAfterMessage", restoreFocus);
-// After a post, the form that sent it is often gone by the end of the swap, and the events htmx
-// fires on it no longer reach the document; the new content's "htmx:load" does. The restore
-// waits for the rest of that answer's swaps.
-document.addEventListener("htmx:beforeSwap", rememberFocus);
-document.addEventListener("htmx:load", () => {
-  if (hadFocus) setTimeout(restoreFocus, 0);
 });
 
 // The lobby: a redraw replaces the forms in the lists, and htmx looks for an answer's swaps (the
