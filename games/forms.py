@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import unicodedata
 
 from django import forms
@@ -14,16 +16,69 @@ MAX_PLAYERS = 6
 BOT_CHOICES = [(bot, _(name)) for bot, name in BOT_NAMES.items()]
 
 
+# Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
+# default-ignorable code points of other categories (Hangul fillers, the combining grapheme
+# joiner, Khmer inherent vowels, Mongolian selectors) and the braille blank. A name made of them,
+# or padded with them ("Ana" + U+3164), looks empty or like someone else's.
+BLANK_CHARACTERS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+)
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+# Variation selectors choose how the character before them is drawn (a heart in colour); after
+# a letter they draw nothing. Allowed after symbols and the keycap characters only.
+VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+KEYCAP_BASES = frozenset("0123456789#*")
+# Nonspacing and enclosing marks in a row on one letter: Tibetan writes three (sgrub, "སྒྲུབ");
+# more pile up over the lines around the name.
+MAX_MARKS = 3
+
+
 def clean_name(value: str) -> str:
-    """A display name: trimmed, 1-24 printable characters; markup is kept as text, never run."""
-    name = " ".join(value.split())
+    """A display name: composed (NFC), trimmed, 1-24 characters, at least one of them visible.
+
+    Markup is kept as text, never run. Refused: control and invisible characters, and more than
+    MAX_MARKS accents stacked on one letter.
+
+    >>> clean_name("  Zoe\u0308  ")
+    'Zoë'
+    """
+    name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name:
         raise ValidationError(_("Enter a name."), code="empty")
     if len(name) > 24:
         raise ValidationError(_("Names have 24 characters at most."), code="long")
-    if any(unicodedata.category(c)[0] == "C" for c in name):
+    categories = [unicodedata.category(c) for c in name]
+    if "Cc" in categories:
         raise ValidationError(_("Names cannot contain control characters."), code="odd")
+    if _has_invisible(name):
+        raise ValidationError(_("Names cannot contain invisible characters."), code="invisible")
+    if not any(kind[0] in "LNS" for kind in categories):
+        raise ValidationError(
+            _("Names need at least one visible letter, number or symbol."), code="blank"
+        )
+    marks = 0
+    for character in unicodedata.normalize("NFD", name):  # "ö" counts as o and its diaeresis
+        marks = marks + 1 if unicodedata.category(character) in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise ValidationError(
+                _("Names cannot stack more than %(count)s accents on one letter."),
+                code="stacked",
+                params={"count": MAX_MARKS},
+            )
     return name
+
+
+def _has_invisible(name: str) -> bool:
+    """True if some character of the name draws as nothing."""
+    for before, character in itertools.pairwise(" " + name):
+        if unicodedata.category(character) in INVISIBLE_CATEGORIES:
+            return True
+        if character in BLANK_CHARACTERS:
+            return True
+        takes_variation = unicodedata.category(before)[0] == "S" or before in KEYCAP_BASES
+        if VARIATION_SELECTORS.fullmatch(character) and not takes_variation:
+            return True
+    return False
 
 
 class SoloGameForm(forms.Form):

@@ -1,0 +1,88 @@
+"""Display names: any script, accents and emoji are welcome; invisible or stacked names are not."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from games.forms import clean_name
+from lobby.models import Player
+from tests.test_views import client_for
+
+ACCEPTED = [
+    ("José", "José"),
+    ("Zoë", "Zoë"),
+    ("Zoe\u0308", "Zoë"),  # typed with a combining diaeresis: stored composed (NFC)
+    ("Đặng", "Đặng"),
+    ("Ñandú", "Ñandú"),
+    ("🎲", "🎲"),
+    ("Ana 🎲", "Ana 🎲"),
+    ("\u2764\ufe0f", "\u2764\ufe0f"),  # a heart with its emoji presentation selector
+    ("1\ufe0f\u20e3", "1\ufe0f\u20e3"),  # the keycap emoji 1️⃣
+    ("👍🏽", "👍🏽"),  # with a skin tone
+    ("李小龙", "李小龙"),
+    ("Владимир", "Владимир"),
+    ("محمد", "محمد"),
+    ("नमस्ते", "नमस्ते"),
+    ("นี้", "นี้"),  # Thai: a vowel and a tone mark on one letter
+    ("שָׁלוֹם", "שָׁלוֹם"),  # pointed Hebrew
+    ("སྒྲུབ", "སྒྲུབ"),  # Tibetan: three stacked signs on one letter, as the script is written
+    ("O'Brien", "O'Brien"),
+]
+
+NO_VISIBLE = "at least one visible"
+INVISIBLE = "invisible characters"
+STACKED = "more than 3 accents"
+REFUSED = [
+    ("\u3164", INVISIBLE),  # Hangul filler
+    ("\u115f", INVISIBLE),
+    ("\u1160", INVISIBLE),
+    ("\uffa0", INVISIBLE),  # half-width Hangul filler
+    ("\u2800", INVISIBLE),  # braille blank
+    ("\u2800 \u2800", INVISIBLE),
+    ("Ana\u3164", INVISIBLE),  # looks like "Ana"
+    ("Ana\u200b", INVISIBLE),  # zero-width space
+    ("\u200b", INVISIBLE),
+    ("\u2060Bo", INVISIBLE),  # word joiner
+    ("Ana\u034f", INVISIBLE),  # combining grapheme joiner: a mark that draws nothing
+    ("Ana\ufe0f", INVISIBLE),  # a variation selector on a letter draws nothing
+    ("Bo\u202e", INVISIBLE),  # right-to-left override
+    ("\ue000", INVISIBLE),  # private use
+    ("Ana\U000e0041", INVISIBLE),  # tag character
+    ("\u0301", NO_VISIBLE),  # an accent on nothing
+    ("...", NO_VISIBLE),
+    ("a" + "\u0301" * 23, STACKED),  # the probe's tower of marks
+    ("Zo\u0308\u0301\u0300\u0302", STACKED),
+    ("a\x00b", "control characters"),
+]
+
+
+@pytest.mark.parametrize(("typed", "stored"), ACCEPTED)
+def test_names_in_any_script_are_kept(typed, stored):
+    assert clean_name(typed) == stored
+
+
+@pytest.mark.parametrize(("typed", "reason"), REFUSED)
+def test_invisible_and_stacked_names_are_refused(typed, reason):
+    with pytest.raises(ValidationError) as refused:
+        clean_name(typed)
+    assert reason in refused.value.messages[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("typed", "reason"), [REFUSED[0], REFUSED[4], REFUSED[17]])
+def test_the_lobby_says_why_a_name_is_refused(typed, reason):
+    response = client_for("ana").post("/online/name/", {"name": typed})
+    assert response.status_code == 400
+    assert reason in response.text
+    assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_accented_name_goes_online_composed():
+    client_for("zoe").post("/online/name/", {"name": "Zoe\u0308"})
+    assert Player.objects.get(visitor="zoe").name == "Zoë"
+    # The same name typed composed is the same name.
+    taken = client_for("other").post("/online/name/", {"name": "ZOË"})
+    assert taken.status_code == 400
+    assert "already called that" in taken.text
