@@ -24,8 +24,19 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
     """The random id that links this browser's session to its seats."""
     visitor = request.session.get(VISITOR_KEY)
     if visitor is None and create:
+        if request.session.session_key:
+            rotate_session_key(request)  # a key the browser was given must not get the identity
         visitor = request.session[VISITOR_KEY] = secrets.token_urlsafe(16)
     return visitor
+
+
+def rotate_session_key(request: HttpRequest) -> None:
+    """Move this browser's session (and so its identity and games) to a new key; drop the old one.
+
+    Called when an identity is taken (made, or put online under a name): whoever else held the
+    old key, planted in this browser or copied from it, no longer shares the identity.
+    """
+    request.session.cycle_key()
 
 
 @require_safe

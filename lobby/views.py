@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 from games.flow import _
 from games.models import Game
 from games.services import ActionRefused, translate_refusal
-from games.views import visitor_id
+from games.views import rotate_session_key, visitor_id
 from lobby import presenters, services
 
 
@@ -41,6 +41,7 @@ def choose_name(request: HttpRequest) -> HttpResponse:
         services.go_online(visitor_id(request, create=True), request.POST.get("name", ""))
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
+    rotate_session_key(request)
     return redirect("lobby:lobby")
 
 
@@ -118,6 +119,7 @@ def join_table(request: HttpRequest, code: str) -> HttpResponse:
     try:
         if request.POST.get("name") and services.player_of(visitor) is None:
             services.go_online(visitor, request.POST["name"])
+            rotate_session_key(request)
         services.join_table(visitor, code)
     except ActionRefused as refusal:
         return _table(request, code, translate_refusal(refusal), refusal.status)

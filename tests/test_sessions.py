@@ -1,0 +1,93 @@
+"""The session is the identity: a session key planted in a browser must not share the identity."""
+
+from __future__ import annotations
+
+import re
+from importlib import import_module
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games.models import Game
+from lobby.models import Player, Table
+
+pytestmark = pytest.mark.django_db
+
+SESSIONS = import_module(settings.SESSION_ENGINE).SessionStore
+
+
+def session_key(client: Client) -> str:
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def planted(key: str) -> Client:
+    """A browser given someone else's session cookie (a link, a shared machine, a subdomain)."""
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = key
+    return client
+
+
+def started_game(client: Client) -> Game:
+    response = client.post("/new/", {"mode": "solo", "multiple_yahtzees": "on"})
+    return Game.objects.get(pk=re.search(r"/game/([\w-]+)/", response["Location"])[1])
+
+
+def test_going_online_gives_the_identity_a_fresh_key():
+    attacker = Client()
+    game = started_game(attacker)  # the attacker's session now holds an identity...
+    key = session_key(attacker)
+    victim = planted(key)  # ...which they plant in the victim's browser
+
+    assert victim.post("/online/name/", {"name": "Ana"}).status_code == 302
+
+    assert session_key(victim) != key
+    assert not SESSIONS().exists(key)  # the old key is gone, not merely left behind
+    # The planted key no longer carries the identity that went online...
+    assert "Choose a name to go online" in attacker.get("/online/").text
+    assert attacker.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 403
+    # ...while the player keeps their name and their games.
+    assert "You are online as Ana" in victim.get("/online/").text
+    assert f"/game/{game.id}/" in victim.get("/").text
+    assert victim.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 302
+    assert Player.objects.get().name == "Ana"
+
+
+def test_choosing_a_name_while_joining_a_table_rotates_the_key_too():
+    host = Client()
+    host.post("/online/name/", {"name": "Host"})
+    host.post("/table/new/")
+    code = Table.objects.get().code
+    attacker = Client()
+    started_game(attacker)
+    key = session_key(attacker)
+    guest = planted(key)
+
+    assert guest.post(f"/t/{code}/join/", {"name": "Guest"}).status_code == 302
+
+    assert session_key(guest) != key
+    assert "Choose a name to go online" in attacker.get("/online/").text
+    assert "(you)" in guest.get(f"/t/{code}/").text
+
+
+def test_a_new_identity_never_takes_a_key_the_browser_was_given():
+    store = SESSIONS()
+    store["theme"] = "planted"
+    store.save()
+    browser = planted(store.session_key)
+
+    game = started_game(browser)
+
+    assert session_key(browser) != store.session_key
+    assert not SESSIONS().exists(store.session_key)
+    assert browser.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 302
+
+
+def test_a_player_keeps_the_key_while_playing():
+    """Only taking an identity rotates the key: moves and pages leave it alone."""
+    client = Client()
+    game = started_game(client)
+    key = session_key(client)
+    client.post(f"/game/{game.id}/roll/", {"step": 0})
+    client.get("/")
+    assert session_key(client) == key
