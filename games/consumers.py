@@ -17,10 +17,10 @@ import logging
 import os
 import secrets
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
 from typing import NamedTuple
 from urllib.parse import parse_qs
 
@@ -31,15 +31,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connections
-from django.db.models import F
 from django.middleware import csrf
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from games import presenters, services
+from games import presence, presenters, services
 from games.models import Game, Seat
 from games.rules import IllegalMove
+from games.sockets import language_of
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,6 @@ SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a mess
 # A page opening or closing changes only the status (who is here, the away countdown): redrawing
 # more would wipe a box the player to move has just selected.
 PRESENCE_PARTS = ["status"]
-PRESENCE_WINDOW = timedelta(seconds=60)
 
 
 def group_name(game_id: str) -> str:
@@ -268,22 +267,6 @@ def fill_csrf(html: str, slot: str | None, token: str) -> str:
     return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
 
 
-def language_of(scope: dict) -> str:
-    """The page's language: the language cookie, else the browser's preference."""
-    cookies = scope.get("cookies", {})
-    if cookies.get("django_language"):
-        # Only a language the site has: every code given to translation.override stays cached.
-        try:
-            return translation.get_supported_language_variant(cookies["django_language"])
-        except LookupError:
-            pass
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    return translation.get_supported_language_variant(
-        (accept.split(",")[0].split(";")[0].strip() or "en").lower(), strict=False
-    ) if accept else "en"  # fmt: skip
-
-
 def page_of(scope: dict) -> dict:
     """What rendering for this socket needs: its language and its CSRF token.
 
@@ -412,6 +395,43 @@ class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
 ANSWER = "<!-- answer -->"
 MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
+# Close codes (RFC 6455): a frame that is not a move; more frames than a person sends.
+CLOSE_INVALID = 1007
+CLOSE_POLICY = 1008
+
+
+def parse_move(text: str | None) -> dict | None:
+    """A move's fields from a frame, or None if the frame is not a move a page sends."""
+    if not text or len(text) > MAX_MOVE_BYTES:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
+        return None
+    if not isinstance(data, dict) or data.get("move") not in MOVES:
+        return None
+    return data
+
+
+class FrameBudget:
+    """How many frames a page may send: a burst, then a steady rate (a token bucket).
+
+    A person taps a few times a second at most; a socket sending more is not a page.
+    """
+
+    def __init__(self, burst: int = 20, per_second: float = 10) -> None:
+        self.burst, self.per_second = burst, per_second
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one frame; False when the budget is spent."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def csrf_matches(token: str, cookie: str) -> bool:
@@ -496,35 +516,35 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
-def mark_present(game_id: str, visitor: str | None, delta: int) -> bool:
-    """Count this visitor's open pages on their seats; True if their presence changed.
-
-    Each write is its own statement (autocommit), not a transaction: on SQLite a transaction
-    would hold the write lock while the ORM builds the next statement, with the moves waiting
-    behind it for the GIL (tried: the 64-player p99 got worse in three runs of three).
-    """
+def page_opened(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
+    """Count a seat's page as open; True if that brought the seat back (the others redraw)."""
     if not visitor:
         return False
-    seats = Seat.objects.filter(game_id=game_id, visitor=visitor, game__mode=Game.Mode.ONLINE)
-    now = timezone.now()
-    if delta > 0:
-        was_away = (
-            seats.filter(present_until__lt=now).exists()
-            or seats.filter(present_until=None).exists()
-        )
-        seats.update(connections=F("connections") + 1, present_until=now + PRESENCE_WINDOW)
-        return was_away
-    if delta < 0:
-        seats.update(connections=F("connections") - 1)
-        changed = seats.filter(connections__lte=0).update(connections=0, present_until=now)
-        return bool(changed)
-    seats.filter(connections__gt=0).update(present_until=now + PRESENCE_WINDOW)
-    return False
+    presence.open_page(channel, process, visitor, game_id)
+    return presence.refresh_seats(game_id, visitor)
+
+
+def page_alive(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
+    """A page's heartbeat: renew it (a seat's), and forget the game's pages whose heartbeat
+    stopped (a server that crashed); True if a seat came or went."""
+    if visitor:
+        presence.open_page(channel, process, visitor, game_id)
+    presence.lapse(game_id)
+    return presence.refresh_seats(game_id)
+
+
+def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
+    """A seat's page closed; True if it was the seat's last (the others see it away)."""
+    if not visitor:
+        return False
+    presence.close_page(channel)
+    return presence.refresh_seats(game_id, visitor)
 
 
 def mark_watched(game_id: str) -> None:
     """A watcher's page is open on this game: keep the game marked watched for a while."""
-    Game.objects.filter(pk=game_id).update(watched_until=timezone.now() + PRESENCE_WINDOW)
+    until = timezone.now() + presence.PRESENCE_WINDOW
+    Game.objects.filter(pk=game_id).update(watched_until=until)
 
 
 # Redraws rendered by this process's consumers, by (event, view), shared by the pages that see the
@@ -566,11 +586,39 @@ class LeavesOnce:
     async def departed(self) -> None:
         """Stop the heartbeat, leave the groups, stop counting the page."""
 
+    async def forget_previous_run(self) -> None:
+        """Before this server counts its first page: forget the pages a previous run of it left
+        counted (it was killed), and tell those games' pages who is really here now."""
+        self.process = presence.process_name(self.scope)
+        forgetting = _forgetting.get(self.process)
+        if forgetting is None:
+            forget = database_sync_to_async(presence.forget_process)
+            forgetting = _forgetting[self.process] = asyncio.ensure_future(forget(self.process))
+            try:
+                changed = await forgetting
+            except Exception:
+                del _forgetting[self.process]  # the next page tries again
+                raise
+            for game_id in changed:
+                await self.channel_layer.group_send(group_name(game_id), presence_message())
+        elif not forgetting.done():
+            await forgetting
+
+
+# Each socket server forgets what a previous run of it left behind once, before its first page.
+_forgetting: dict[str, asyncio.Future] = {}
+
+
+def presence_message() -> dict:
+    """The group message that redraws who is here on a game's pages."""
+    return {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}
+
 
 class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     """One open game page: pushes redrawn fragments, keeps the seat present."""
 
     served: str | None = None  # the move (event) this page was last sent
+    refused = False  # the page sent what no page sends: its socket is closing
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -579,7 +627,9 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.page = page_of(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.tab = query.get("tab", [""])[0][:32]  # as the view takes X-Tab
+        self.frames = FrameBudget()
         self.group = group_name(self.game_id)
+        await self.forget_previous_run()
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts
             await self.channel_layer.group_add(f"player-{self.visitor}", self.channel_name)
@@ -591,15 +641,21 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         await self.game_changed({"parts": ["game"]})
         self.heartbeat = asyncio.create_task(self._keep_present())
         self.arrived = True
-        if await database_sync_to_async(mark_present)(self.game_id, self.visitor, +1):
+        if await database_sync_to_async(page_opened)(*self._page()):
             await self.presence_changed()
+
+    def _page(self) -> tuple[str, str, str, str | None]:
+        """This page as presence counts it: a seat's (a watcher's is not counted)."""
+        visitor = None if self.watching else self.visitor
+        return self.channel_name, self.process, self.game_id, visitor
 
     async def departed(self) -> None:
         self.heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.visitor:
             await self.channel_layer.group_discard(f"player-{self.visitor}", self.channel_name)
-        if await database_sync_to_async(mark_present)(self.game_id, self.visitor, -1):
+        channel, _process, game_id, visitor = self._page()
+        if await database_sync_to_async(page_closed)(channel, game_id, visitor):
             await self.presence_changed()
 
     async def dispatch(self, message: dict) -> None:
@@ -618,11 +674,24 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             await super().dispatch(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """A move from this page (its forms send over the socket while it is open): answer it."""
-        try:
-            data = json.loads(text_data or "") if len(text_data or "") <= MAX_MOVE_BYTES else None
-        except ValueError:
-            data = None
+        """A move from this page (its forms send over the socket while it is open): answer it.
+
+        Nothing that is not a move of a seat is rendered: a watcher's frames are dropped (its
+        page has no controls), a malformed frame or one over the page's budget closes the socket.
+        """
+        if self.refused:
+            return  # closing: what is still in flight is dropped
+        if not self.frames.take():
+            self.refused = True
+            await self.close(code=CLOSE_POLICY)
+            return
+        if self.watching:
+            return
+        data = parse_move(text_data)
+        if data is None:
+            self.refused = True
+            await self.close(code=CLOSE_INVALID)
+            return
         try:
             if MOVES_ON_LOOP:
                 answer = await self._move_here(data)
@@ -654,8 +723,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             return run_here(answer_to, outcome, self.visitor, self.page)[0]
 
     async def presence_changed(self) -> None:
-        message = {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}
-        await self.channel_layer.group_send(self.group, message)
+        await self.channel_layer.group_send(self.group, presence_message())
 
     async def game_changed(self, event: dict) -> None:
         """Forward this page's redraw from the message, or render it when the message has none."""
@@ -713,7 +781,8 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def _keep_present(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            await database_sync_to_async(mark_present)(self.game_id, self.visitor, 0)
+            if await database_sync_to_async(page_alive)(*self._page()):
+                await self.presence_changed()
             await self._keep_watched()
 
     async def _keep_watched(self) -> None:

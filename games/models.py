@@ -192,6 +192,25 @@ class Seat(models.Model):
         return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
 
 
+class OpenPage(models.Model):
+    """One open page's socket (a game page, or a lobby or table page when ``game`` is empty).
+
+    Presence is derived from these rows: a visitor is here while a page of theirs has a fresh
+    ``until`` (its socket's heartbeat renews it). A server that crashed leaves its rows behind;
+    the same server forgets them when it starts again, and they lapse without their heartbeat
+    (``games.presence``).
+    """
+
+    channel = models.CharField(max_length=128, unique=True)  # the consumer's channel name
+    process = models.CharField(max_length=128, db_index=True)  # the socket server holding it
+    visitor = models.CharField(max_length=64, db_index=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
+    until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"page of {self.visitor} on {self.game_id or 'the lobby'}"
+
+
 class AppendOnly(Exception):
     """Raised on any attempt to change or remove a logged action."""
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, masked, page_of
-from lobby import notify, presenters, services
+from lobby import notify, presence, presenters
 
 
 def fresh(page: dict) -> dict:
@@ -59,13 +59,15 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.joined = [*self.groups_of_page]
         if self.visitor:
             self.joined.append(notify.player_group(self.visitor))
+        await self.forget_previous_run()
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         self.heartbeat = asyncio.create_task(self._keep_online())
         self.arrived = True
-        if self.visitor and await database_sync_to_async(services.arrive)(self.visitor):
-            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+        if self.visitor:
+            arrive = database_sync_to_async(presence.arrive)
+            await self._came_or_went(await arrive(self.channel_name, self.process, self.visitor))
         # Catch up on what changed between the page load and this connection.
         await self.lobby_changed({})
         await self.table_changed({})
@@ -75,14 +77,20 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.visitor:
-            await database_sync_to_async(services.depart)(self.visitor)
-            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+            depart = database_sync_to_async(presence.depart)
+            await self._came_or_went(await depart(self.channel_name, self.visitor))
 
     async def _keep_online(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             if self.visitor:
-                await database_sync_to_async(services.touch)(self.visitor)
+                touch = database_sync_to_async(presence.touch)
+                await self._came_or_went(await touch(self.channel_name, self.process, self.visitor))
+
+    async def _came_or_went(self, changed: bool) -> None:
+        """Redraw the lobby's list of who is online, only when this player came or went."""
+        if changed:
+            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
 
     async def navigate(self, event: dict) -> None:
         with translation.override(self.page["language"]):

@@ -1,10 +1,15 @@
-from django.urls import path
+from channels.security.websocket import WebsocketDenier
+from django.urls import re_path
 
 from games.consumers import GameConsumer
+from games.sockets import GAME_ID, TABLE_CODE
 from lobby.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/game/<str:game_id>/", GameConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
-    path("ws/table/<str:code>/", TableConsumer.as_asgi()),
+    re_path(rf"^ws/game/{GAME_ID}/$", GameConsumer.as_asgi()),
+    re_path(r"^ws/lobby/$", LobbyConsumer.as_asgi()),
+    re_path(rf"^ws/table/{TABLE_CODE}/$", TableConsumer.as_asgi()),
+    # Any other path (an id of the wrong shape included): refused at the handshake (403), where
+    # the router would raise and the server answer 500.
+    re_path(r"", WebsocketDenier.as_asgi()),
 ]

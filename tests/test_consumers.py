@@ -22,6 +22,9 @@ from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
+# The handshake's Host header, as a browser sends it: the origin must be this site's.
+SITE = [(b"host", b"localhost")]
+
 
 @database_sync_to_async
 def session_for(visitor: str | None) -> str:
@@ -35,7 +38,7 @@ def session_for(visitor: str | None) -> str:
 async def connect(path: str, visitor: str | None, cookies: str = "") -> WebsocketCommunicator:
     key = await session_for(visitor)
     cookie = f"sessionid={key}; {cookies}" if cookies else f"sessionid={key}"
-    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
+    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), *SITE]
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected
@@ -291,15 +294,10 @@ TOKEN = "t" * 32  # a page's CSRF cookie
     ("who", "sent", "reason"),
     [
         ("bo", {"move": "roll", "step": "0"}, "It is not your turn."),
-        (None, {"move": "roll", "step": "0"}, "This game is not yours"),
         ("ana", {"move": "roll", "step": "7"}, "The game had moved on"),
         ("ana", {"move": "score", "step": "0", "box": "chance"}, "Roll the dice"),
         ("ana", {"move": "roll", "step": "0", "held": "0x"}, "Say whether to hold"),
         ("ana", {"move": "hold", "step": "0", "die": "one", "held": "1"}, "There is no such die"),
-        ("ana", {"move": "delete", "step": "0"}, "Unknown action."),
-        ("ana", {"move": ["roll"], "step": 0}, "Unknown action."),
-        ("ana", "not json at all", "This page is too old"),  # so no token either
-        ("ana", {"move": "roll", "step": "0", "pad": "x" * 3000}, "This page is too old"),
         # From a page without the visitor's CSRF token (another site, port or scheme).
         ("ana", {"move": "roll", "step": "0", "csrfmiddlewaretoken": ""}, "This page is too old"),
         ("ana", {"move": "roll", "step": "0", "csrfmiddlewaretoken": "b" * 32}, "too old"),
@@ -318,6 +316,55 @@ async def test_a_bad_move_over_the_socket_changes_nothing_and_says_why(who, sent
     assert re.search(r'<p class="error" role="alert">[^<]*' + re.escape(reason), answer)
     assert await logged_moves(game.id) == []
     await page.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"move": "delete", "step": "0"}',
+        '{"move": ["roll"], "step": 0}',
+        '["roll"]',
+        "not json at all",
+        "[" * 2000 + "]" * 2000,  # once a RecursionError out of receive(), and no close frame
+        '{"move": "roll", "step": "0", "pad": "' + "x" * 3000 + '"}',
+        " ",
+    ],
+)
+async def test_a_frame_that_is_not_a_move_closes_the_socket_without_rendering(frame, monkeypatch):
+    rendered = count_renders(monkeypatch)
+    game = await new_online_game()
+    page = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
+    await drain(page)
+    rendered.clear()
+    await page.send_to(text_data=frame)
+    assert await page.receive_output(timeout=2) == {"type": "websocket.close", "code": 1007}
+    assert rendered == []
+    assert await logged_moves(game.id) == []
+
+
+async def test_a_watchers_frames_are_dropped_unrendered(monkeypatch):
+    """A watcher's page has no controls: what it sends is not rendered into a refusal (eight such
+    sockets once slowed every other player's moves tenfold)."""
+    rendered = count_renders(monkeypatch)
+    game = await new_online_game()
+    watcher = await connect(f"/ws/game/{game.id}/", "stranger", "csrftoken=" + TOKEN)
+    await drain(watcher)
+    rendered.clear()
+    for _ in range(10):
+        await watcher.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
+    assert await watcher.receive_nothing(timeout=0.5)
+    assert rendered == []
+    assert await logged_moves(game.id) == []
+    await watcher.disconnect()
+
+
+async def test_a_socket_sending_more_than_a_person_taps_is_closed():
+    game = await new_online_game()
+    page = await connect(f"/ws/game/{game.id}/", "stranger", "csrftoken=" + TOKEN)
+    await drain(page)
+    for _ in range(40):
+        await page.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
+    assert await page.receive_output(timeout=2) == {"type": "websocket.close", "code": 1008}
 
 
 async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkeypatch):
@@ -608,7 +655,7 @@ async def test_forms_pushed_over_the_socket_carry_the_pages_csrf_token():
     table = await table_with_host()
     key = await session_for("host")
     cookie = f"sessionid={key}; csrftoken=abcdefghijklmnopqrstuvwxyz012345"
-    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
+    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), *SITE]
     host = WebsocketCommunicator(application, f"/ws/table/{table.code}/", headers=headers)
     assert (await host.connect())[0]
     await drain(host)
@@ -656,16 +703,6 @@ async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
     offer = await receive_containing(bo, "Accept the rematch (Ana asked)")
     assert "data-version" not in offer  # not a move: the page must not drop it as old news
     await bo.disconnect()
-
-
-async def test_a_page_in_a_language_the_site_lacks_gets_a_language_it_has():
-    assert consumers.language_of({"cookies": {"django_language": "es"}}) == "es"
-    assert consumers.language_of({"cookies": {"django_language": "xx-made-up"}}) == "en"
-    spanish_browser = {
-        "cookies": {"django_language": "zz"},
-        "headers": [(b"accept-language", b"es-ES")],
-    }
-    assert consumers.language_of(spanish_browser) == "es"
 
 
 async def test_a_masked_token_is_new_each_time_and_passes_djangos_check():

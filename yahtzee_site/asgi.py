@@ -11,15 +11,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 django_application = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from games.sockets import SameOriginValidator  # noqa: E402
 from lobby.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

@@ -1,0 +1,107 @@
+"""Who has a page open, derived from the pages' own rows so that it survives a server's crash.
+
+Each open page's socket keeps a row (``OpenPage``) whose ``until`` its heartbeat renews. A seat
+is present while one of its visitor's pages on the game has a fresh row; ``Seat.connections``
+and ``Seat.present_until`` are a copy of that, recomputed from the rows (never counted up and
+down), for the reads that every move makes. A server killed with pages open leaves their rows
+behind: when it starts again it forgets them (``forget_process``), and a server that does not
+come back has its rows lapse within ``PRESENCE_WINDOW``, when the next heartbeat on the game
+notices (``lapse``).
+"""
+
+from __future__ import annotations
+
+import socket
+from datetime import datetime, timedelta
+
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.models import Game, OpenPage, Seat
+
+# A page counts as open this long after its socket last said so (it says so every 20 s).
+PRESENCE_WINDOW = timedelta(seconds=60)
+
+
+def process_name(scope: dict) -> str:
+    """The socket server holding this page: its host and port, the same again after a restart.
+
+    (Several ``uvicorn --workers`` on one port share a name: each forgets the others' pages when
+    it starts, and their heartbeats bring them back within one beat.)
+    """
+    server = scope.get("server") or ("", "")
+    return f"{socket.gethostname()}:{server[1]}"
+
+
+def open_page(channel: str, process: str, visitor: str, game_id: str | None) -> None:
+    """Count this page as open now (again, after a heartbeat, even if it was forgotten)."""
+    OpenPage.objects.update_or_create(
+        channel=channel,
+        defaults={
+            "process": process,
+            "visitor": visitor,
+            "game_id": game_id,
+            "until": timezone.now() + PRESENCE_WINDOW,
+        },
+    )
+
+
+def close_page(channel: str) -> None:
+    """This page's socket closed."""
+    OpenPage.objects.filter(channel=channel).delete()
+
+
+def fresh_pages(now: datetime | None = None):
+    """The rows of pages open now."""
+    return OpenPage.objects.filter(until__gt=now or timezone.now())
+
+
+def lapse(game_id: str | None) -> None:
+    """Forget the pages of this game (or of the lobby: None) whose heartbeat stopped."""
+    OpenPage.objects.filter(game_id=game_id, until__lte=timezone.now()).delete()
+
+
+def forget_process(process: str) -> list[str]:
+    """Forget every page a previous run of this server held (it crashed, or was killed); return
+    the games whose seats' presence changed."""
+    stale = OpenPage.objects.filter(process=process)
+    games = sorted(set(stale.exclude(game=None).values_list("game_id", flat=True)))
+    stale.delete()
+    return [game_id for game_id in games if refresh_seats(game_id)]
+
+
+def refresh_seats(game_id: str, visitor: str | None = None) -> bool:
+    """Copy the open pages of this game's online seats (one visitor's, or everyone's) onto the
+    seats (``present_until``); True if a seat came or went."""
+    now = timezone.now()
+    seats = Seat.objects.filter(game_id=game_id, game__mode=Game.Mode.ONLINE).exclude(visitor="")
+    if visitor:
+        seats = seats.filter(visitor=visitor)
+    pages = fresh_pages(now).filter(game_id=OuterRef("game_id"), visitor=OuterRef("visitor"))
+    return copy_presence(seats, pages, "present_until", now)
+
+
+def copy_presence(rows: QuerySet, pages: QuerySet, until: str, now: datetime) -> bool:
+    """Copy how many ``pages`` each row has open (``connections``) and until when (the field
+    ``until``) onto ``rows``, seats or players; True if one of them came or went.
+
+    One UPDATE statement reads the pages and writes the copy, so that of two pages closing at
+    once, the one written last has seen both go.
+    """
+    here = Q(**{f"{until}__gt": now})
+    before = set(rows.filter(here).values_list("pk", flat=True))
+    count = pages.order_by().values("visitor").annotate(n=Count("pk")).values("n")
+    latest = pages.order_by("-until").values("until")[:1]
+    rows.update(
+        connections=Coalesce(Subquery(count), 0),
+        # No page open: away from now on (or since it went, if it was already away).
+        **{
+            until: Case(
+                When(Exists(pages), then=Subquery(latest)),
+                When(here, then=Value(now)),
+                default=F(until),
+            )
+        },
+    )
+    return before != set(rows.filter(here).values_list("pk", flat=True))
