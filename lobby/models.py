@@ -13,6 +13,10 @@ from games.models import Game
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
 CHALLENGE_LIFETIME = timedelta(minutes=2)
+# A private table whose game has not started by then is gone: a link left in a chat stops
+# working, and a guessed code finds only tables of today. A started table stays (its page leads
+# to the game).
+TABLE_LIFETIME = timedelta(days=1)
 # No 0/O, 1/I/L: a code read aloud or typed on a phone should not be ambiguous.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -67,6 +71,14 @@ class Challenge(models.Model):
         return f"{self.challenger} -> {self.challenged} ({self.status})"
 
 
+class TableQuerySet(models.QuerySet):
+    """Queries on tables."""
+
+    def expired(self) -> TableQuerySet:
+        """Tables whose game never started and whose lifetime is over."""
+        return self.filter(game__isnull=True, created_at__lte=timezone.now() - TABLE_LIFETIME)
+
+
 class Table(models.Model):
     """A private table for 2-6 players, joined by its link or code; the host starts the game."""
 
@@ -79,6 +91,8 @@ class Table(models.Model):
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
 
+    objects = TableQuerySet.as_manager()
+
     def __str__(self) -> str:
         return self.code
 
@@ -86,6 +100,11 @@ class Table(models.Model):
     def started(self) -> bool:
         """True once the game is under way."""
         return self.game_id is not None
+
+    @property
+    def expired(self) -> bool:
+        """True once TABLE_LIFETIME is over and the game has not started: nobody may join."""
+        return not self.started and self.created_at <= timezone.now() - TABLE_LIFETIME
 
 
 class TableSeat(models.Model):

@@ -39,6 +39,15 @@ class Forbidden(ActionRefused):
     status = 403
 
 
+class Gone(StaleAction):
+    """The table's lifetime ran out before its game started."""
+
+    status = 410
+
+
+NO_TABLE = _("There is no table with that code.")
+
+
 def check_rate(visitor: str, action: str) -> None:
     """Refuse when ``visitor`` did ``action`` more than its limit in the current minute."""
     key = f"rate:{action}:{visitor}:{int(timezone.now().timestamp() // 60)}"
@@ -181,6 +190,8 @@ def create_table(visitor: str | None) -> Table:
     """A private table hosted by this player, who is its first seat."""
     player = _require_player(visitor)
     check_rate(player.visitor, "join")
+    # Tables that expired go as new ones are made: no timer to run, and they never pile up.
+    Table.objects.expired().delete()
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -192,14 +203,25 @@ def create_table(visitor: str | None) -> Table:
     raise ActionRefused(_("Could not make a table: try again."))
 
 
+def look_up_table(visitor: str | None, code: str) -> Table:
+    """The table with this code, for its page; refused when there is none or it expired."""
+    return _live(Table.objects.filter(code=code).first())
+
+
+def _live(table: Table | None) -> Table:
+    if table is None:
+        raise NotFound(NO_TABLE)
+    if table.expired:
+        raise Gone(_("This table has expired: open a new one."))
+    return table
+
+
 def join_table(visitor: str | None, code: str) -> Table:
     """Take a seat at a table by its code."""
     player = _require_player(visitor)
     check_rate(player.visitor, "join")
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(code=code.strip().upper()).first()
-        if table is None:
-            raise NotFound(_("There is no table with that code."))
+        table = _live(Table.objects.select_for_update().filter(code=code.strip().upper()).first())
         if table.seats.filter(player=player).exists():
             return table
         if table.rematch_of_id and not table.rematch_of.seats.filter(visitor=visitor).exists():
@@ -219,9 +241,8 @@ def start_table(visitor: str | None, code: str) -> Game:
     """The host starts the game for everyone seated (2 to 6)."""
     player = _require_player(visitor)
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(code=code.strip().upper()).first()
-        if table is None or table.rematch_of_id:
-            raise NotFound(_("There is no table with that code."))
+        tables = Table.objects.select_for_update().filter(rematch_of=None)  # rematches start alone
+        table = _live(tables.filter(code=code.strip().upper()).first())
         if table.host != player:
             raise Forbidden(_("Only the host can start the game."))
         if table.started:
@@ -246,6 +267,9 @@ def rematch(visitor: str | None, game: Game) -> Table:
     with transaction.atomic():
         serialize_on("rematch", game.pk)  # two first clicks at once make one table, not two
         table = Table.objects.select_for_update().filter(rematch_of=game).first()
+        if table is not None and table.expired:  # an offer a day old: this one starts afresh
+            table.delete()
+            table = None
         if table is None:
             table = Table.objects.create(host=player, rematch_of=game)
     join_table(visitor, table.code)

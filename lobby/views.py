@@ -96,16 +96,26 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     """A private table: its seats, its link, code and QR code; join or start it."""
     if code != code.upper():  # codes are read aloud and typed on phones: any case will do
         return redirect("lobby:table", code=code.upper())
+    try:
+        services.look_up_table(visitor_id(request), code)
+    except ActionRefused as refusal:
+        return _no_table(request, refusal)
     return _table(request, code)
+
+
+def _no_table(request: HttpRequest, refusal: ActionRefused) -> HttpResponse:
+    context = {"error": translate_refusal(refusal)}
+    return render(request, "lobby/table.html", context, status=refusal.status)
 
 
 def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) -> HttpResponse:
     link = request.build_absolute_uri(reverse("lobby:table", args=[code]))
     context = presenters.table_context(code, visitor_id(request), absolute_url=link)
-    if context is None:
-        missing = ActionRefused(_("There is no table with that code."))
-        context = {"error": error or translate_refusal(missing)}
-        return render(request, "lobby/table.html", context, status=404)
+    if context is None or context["table"].expired:
+        # A post to a table that is not there (any more): its refusal says why.
+        if error:
+            return render(request, "lobby/table.html", {"error": error}, status=status)
+        return _no_table(request, services.NotFound(services.NO_TABLE))
     if context["table"].game_id and context["seated"] and not error:
         return redirect("games:play", game_id=context["table"].game_id)
     context |= {"error": error, "link": link, "live": True}
