@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.servers import Browser, Server, dice_labels
+from tests.test_scale import Player, receive, start_online_game
 
 
 def test_game_resumes_after_the_server_is_killed_and_restarted(tmp_path):
@@ -29,3 +35,34 @@ def test_game_resumes_after_the_server_is_killed_and_restarted(tmp_path):
         assert "Roll again (2 left)" in after
         status, home = player.get("/")
         assert "Continue: Solo · round 1" in home
+
+
+def test_presence_is_right_after_the_server_is_killed_with_pages_open(tmp_path):
+    """Two players' game pages are open when the server is killed. Their pages come back on the
+    restarted server; when Bo then closes his, Ana is told at once that he is away, with the
+    countdown (the pages counted before the crash once kept him "here" for good)."""
+    server = Server(tmp_path)
+    with contextlib.ExitStack() as sockets:
+        sockets.callback(server.kill)
+        server.start()
+        ana, bo = Player("Ana", server.url, sockets), Player("Bo", server.url, sockets)
+        game_id = start_online_game(ana, bo)
+        for player in (ana, bo):
+            player.connect(f"/ws/game/{game_id}/")
+        receive(ana.socket, "Bo: here")
+        server.kill()
+        down = time.monotonic()
+        for player in (ana, bo):
+            with pytest.raises(ConnectionClosed):  # the pages see their sockets go
+                while True:
+                    player.socket.recv(timeout=5)
+        server.start()
+        back = time.monotonic()
+        for player in (ana, bo):  # as the pages reconnect
+            player.connect(f"/ws/game/{game_id}/")
+        print(f"server down {back - down:.1f} s; both pages back {time.monotonic() - back:.2f} s")
+        receive(ana.socket, "Bo: here")
+        bo.socket.close()
+        gone = receive(ana.socket, "Bo: away")
+        assert "Bo is away." in gone and "data-deadline" in gone
+        assert "Ana: here" in gone
