@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games.flow import _
@@ -85,28 +84,6 @@ def go_online(visitor: str, raw_name: str) -> Player:
         )
     notify.lobby_changed()
     return player
-
-
-def arrive(visitor: str) -> bool:
-    """A page of this browser opened: count it and show the player online (False: no name)."""
-    updated = Player.objects.filter(visitor=visitor).update(
-        connections=F("connections") + 1, online_until=timezone.now() + ONLINE_WINDOW
-    )
-    return bool(updated)
-
-
-def touch(visitor: str) -> None:
-    """Heartbeat of an open page: stay online while any page is open."""
-    Player.objects.filter(visitor=visitor, connections__gt=0).update(
-        online_until=timezone.now() + ONLINE_WINDOW
-    )
-
-
-def depart(visitor: str) -> None:
-    """A page closed; when it was the last one the player leaves the list of who is online."""
-    players = Player.objects.filter(visitor=visitor)
-    players.update(connections=F("connections") - 1)
-    players.filter(connections__lte=0).update(connections=0, online_until=timezone.now())
 
 
 def _require_player(visitor: str | None) -> Player:
