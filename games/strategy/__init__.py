@@ -11,8 +11,9 @@ How it works, in brief (details in ``solver.py``):
   full card, one layer of filled boxes at a time. Inside a turn it averages over the 252 rolls and
   maximises over the 462 keeps, batched over thousands of states with numpy.
 * The table (8 MB of float64) is cached outside the source tree, in $YAHTZEE_STRATEGY_DIR or
-  ``~/.cache/yahtzee-strategy``, and built on first use (``python manage.py solve`` builds it
-  ahead of time).
+  ``~/.cache/yahtzee-strategy``, with its SHA-256 (``storage``: a damaged file is refused on
+  load), and built on first use (``python manage.py solve`` builds it ahead of time; the site
+  never builds it in a request, see ``games.advice``).
 * ``Advisor`` answers positions from it: ``expected_total(card)`` and ``options(card, dice,
   rolls_left)``. A new game is worth 254.5877 points on average with the 100-point Yahtzee bonus
   and forced joker (the official rules), and 245.8708 without them (``multiple_yahtzees=False``).

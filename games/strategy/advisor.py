@@ -66,6 +66,7 @@ class Advisor:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._sibling: Advisor | None = None
+        self._builds_sibling = True  # load(build_if_missing=False) turns it off
         self.build_seconds: float | None = None  # set by build(): how long the solve took
 
     # ----- loading and building -------------------------------------------------------------
@@ -81,39 +82,30 @@ class Advisor:
     ) -> Advisor:
         """Load a variant's table from ``path`` (directory or .npy file; default the cache dir).
 
-        When the table is missing it is built once and saved (about 10-20 s), unless
-        ``build_if_missing`` is false, in which case FileNotFoundError is raised.
+        When the table is missing or damaged it is built once and saved (about 10-40 s), unless
+        ``build_if_missing`` is false: then FileNotFoundError (missing) or ``DamagedTable`` (a
+        ValueError) is raised, and so it is later for the other variant's table (see ``_for``).
         """
         file = storage.table_path(multiple_yahtzees, path)
         try:
             table = storage.load_table(file)
-        except (FileNotFoundError, ValueError, EOFError):
+        except (FileNotFoundError, storage.DamagedTable):
             if not build_if_missing:
-                raise FileNotFoundError(f"no strategy table at {file}") from None
+                raise
             return build(multiple_yahtzees, path, progress=progress)
-        return cls(table, multiple_yahtzees, path=path)
+        advisor = cls(table, multiple_yahtzees, path=path)
+        advisor._builds_sibling = build_if_missing
+        return advisor
 
     @staticmethod
     def table_exists(multiple_yahtzees: bool = True, path: PathLike | None = None) -> bool:
-        """True when the variant's table is on disk, so ``load`` will not have to build it."""
+        """True when a file of the table's size is on disk (a stat: ``load`` still checks it)."""
         return storage.table_exists(multiple_yahtzees, path)
 
     @staticmethod
     def is_ready(multiple_yahtzees: bool = True, path: PathLike | None = None) -> bool:
-        """Same as ``table_exists``: the site can show "getting ready" while this is False."""
+        """Same as ``table_exists``; the site asks ``games.advice.is_ready``, which loads it."""
         return storage.table_exists(multiple_yahtzees, path)
-
-    _shared: dict[tuple[bool, str], Advisor] = {}  # process-wide instances, see shared()
-    _shared_lock = threading.Lock()
-
-    @classmethod
-    def shared(cls, multiple_yahtzees: bool = True, path: PathLike | None = None) -> Advisor:
-        """One advisor per variant and location for the whole process (loaded on first use)."""
-        key = (multiple_yahtzees, str(storage.table_path(multiple_yahtzees, path)))
-        with cls._shared_lock:
-            if key not in cls._shared:
-                cls._shared[key] = cls.load(multiple_yahtzees, path)
-            return cls._shared[key]
 
     def _for(self, card: Scorecard) -> Advisor:
         """The advisor of the card's variant: self, or the sibling for the other one."""
@@ -121,7 +113,9 @@ class Advisor:
             return self
         with self._lock:
             if self._sibling is None:
-                self._sibling = Advisor.load(card.multiple_yahtzees, self.path)
+                self._sibling = Advisor.load(
+                    card.multiple_yahtzees, self.path, build_if_missing=self._builds_sibling
+                )
                 self._sibling._sibling = self
             return self._sibling
 
@@ -241,6 +235,7 @@ def build(
     with _build_lock:
         started = time.perf_counter()
         table = solve(multiple_yahtzees, progress=progress)
+        storage.check_values(table)  # never save a table that every reader would refuse
         file = storage.table_path(multiple_yahtzees, path)
         try:
             storage.save_table(table, file)

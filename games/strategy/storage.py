@@ -1,15 +1,27 @@
-"""Where the solved tables live, and how they are written (atomically) and read back."""
+"""Where the solved tables live, how they are written (atomically) and read back (checked).
+
+A table file is the table as ``np.save`` writes it, followed by the SHA-256 of everything before
+it (so ``np.load`` still reads one, for a look by hand). ``load_table`` reads only files that
+match byte for byte what ``save_table`` writes: the header of this shape and dtype, the length,
+the checksum, and values some game could have. Anything else (a damaged header, a truncated file,
+a flipped bit, NaNs) raises ``DamagedTable``: the site treats such a table as missing.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import io
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-from games.strategy.solver import TABLE_SHAPE
+from games.rules import TURNS, UPPER_BONUS, YAHTZEE_BONUS
+from games.strategy.solver import BOX_POINTS, JOKER_POINTS, TABLE_SHAPE
 
 ENV_VAR = "YAHTZEE_STRATEGY_DIR"
 """Environment variable naming the cache directory of the tables."""
@@ -17,23 +29,41 @@ ENV_VAR = "YAHTZEE_STRATEGY_DIR"
 DEFAULT_DIR = Path("~/.cache/yahtzee-strategy")
 """Cache directory used when YAHTZEE_STRATEGY_DIR is not set."""
 
-TABLE_VERSION = 1
-"""Bumped whenever the table's meaning changes, so that an old file is never read as new."""
+TABLE_VERSION = 2
+"""Bumped whenever the table's meaning or format changes, so that an old file is never read as new.
+
+Version 2 added the checksum; a version 1 file is not read, and ``manage.py solve --if-missing``
+builds the table anew beside it.
+"""
 
 VARIANT_NAMES = {True: "official", False: "no-multiple"}
 """File-name label of each variant, keyed by ``multiple_yahtzees``."""
 
+MAX_VALUE = (
+    float(np.maximum(BOX_POINTS.max(axis=1), JOKER_POINTS.max(axis=1)).sum())
+    + UPPER_BONUS
+    + YAHTZEE_BONUS * (TURNS - 1)
+)
+"""The most points still to come from any state: every box at its best, every bonus (1575)."""
 
-def _expected_bytes() -> int:
-    """Size of a complete table file: np.save's header for this shape and dtype, then the data."""
+
+def _npy_header() -> bytes:
+    """The header ``np.save`` writes for a table: magic, version, shape and dtype, padding."""
     header = io.BytesIO()
     np.lib.format.write_array_header_1_0(
         header, {"descr": "<f8", "fortran_order": False, "shape": TABLE_SHAPE}
     )
-    return header.tell() + int(np.prod(TABLE_SHAPE)) * 8
+    return header.getvalue()
 
 
-_EXPECTED_BYTES = _expected_bytes()  # a cheap completeness check that needs no read
+_HEADER = _npy_header()
+_DATA_BYTES = int(np.prod(TABLE_SHAPE)) * 8
+_DIGEST_BYTES = hashlib.sha256().digest_size
+_EXPECTED_BYTES = len(_HEADER) + _DATA_BYTES + _DIGEST_BYTES  # a first check that needs no read
+
+
+class DamagedTable(ValueError):
+    """A table file is there but is not one ``save_table`` wrote, or holds impossible values."""
 
 
 def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
@@ -54,23 +84,37 @@ def table_path(multiple_yahtzees: bool = True, path: str | os.PathLike[str] | No
 def table_exists(
     multiple_yahtzees: bool = True, path: str | os.PathLike[str] | None = None
 ) -> bool:
-    """True when a complete table file is in place (a cheap stat, no read)."""
+    """True when a file of a complete table's size is in place (a cheap stat; no checksum)."""
     try:
         return table_path(multiple_yahtzees, path).stat().st_size == _EXPECTED_BYTES
     except OSError:
         return False
 
 
+def check_values(table: np.ndarray) -> None:
+    """Raise DamagedTable unless every value is a number of points some game could still score."""
+    if not np.isfinite(table).all():
+        raise DamagedTable("the table holds values that are not finite numbers")
+    low, high = float(table.min()), float(table.max())
+    if low < 0 or high > MAX_VALUE:
+        raise DamagedTable(f"the table's values run from {low} to {high}, outside 0 to {MAX_VALUE}")
+
+
 def save_table(table: np.ndarray, file: Path) -> None:
-    """Write ``table`` to ``file`` atomically: a temporary file in the same directory, then rename.
+    """Write ``table`` and its checksum to ``file`` atomically: a temporary file, then rename.
 
     A reader sees either the old file, no file, or the complete new one, never a partial write.
     """
+    values = np.ascontiguousarray(table, dtype="<f8")
+    if values.shape != TABLE_SHAPE:
+        raise ValueError(f"a strategy table has the shape {TABLE_SHAPE}, not {values.shape}")
+    body = _HEADER + values.tobytes()
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=file.parent, prefix=file.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.save(handle, np.ascontiguousarray(table, dtype=np.float64), allow_pickle=False)
+            handle.write(body)
+            handle.write(hashlib.sha256(body).digest())
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, 0o644)  # mkstemp makes it private; a web server may run as another user
@@ -81,8 +125,40 @@ def save_table(table: np.ndarray, file: Path) -> None:
 
 
 def load_table(file: Path) -> np.ndarray:
-    """Read a table written by ``save_table``; raise ValueError if it is not a valid table."""
-    table = np.load(file, allow_pickle=False)
-    if table.shape != TABLE_SHAPE or table.dtype != np.float64:
-        raise ValueError(f"{file} is not a strategy table (shape {table.shape}, {table.dtype})")
+    """Read and check a table written by ``save_table`` (read-only; about 7 ms).
+
+    FileNotFoundError when there is no file; DamagedTable when it is not a sound table.
+    """
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read(_EXPECTED_BYTES + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise DamagedTable(f"{file} cannot be read: {error.strerror or error}") from error
+    if len(data) != _EXPECTED_BYTES:
+        raise DamagedTable(f"{file} is {len(data)} bytes long, not {_EXPECTED_BYTES}")
+    if data[: len(_HEADER)] != _HEADER:
+        raise DamagedTable(f"{file} does not start with a strategy table's header")
+    body = memoryview(data)[:-_DIGEST_BYTES]
+    if hashlib.sha256(body).digest() != data[-_DIGEST_BYTES:]:
+        raise DamagedTable(f"{file} does not match its checksum")
+    table = np.frombuffer(data, dtype="<f8", count=_DATA_BYTES // 8, offset=len(_HEADER))
+    table = table.reshape(TABLE_SHAPE)
+    try:
+        check_values(table)
+    except DamagedTable as damage:  # a checksum only vouches for the write, not for the solve
+        raise DamagedTable(f"{file}: {damage}") from None
     return table
+
+
+@contextmanager
+def build_lock(file: Path) -> Iterator[None]:
+    """Hold, for the block, a lock beside ``file``: one process builds a table at a time.
+
+    The lock is the operating system's (flock), so a builder that dies releases it.
+    """
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with open(file.with_name(file.name + ".lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield

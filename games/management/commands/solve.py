@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from games.rules import Scorecard
-from games.strategy import build, table_exists, table_path
+from games.strategy import build, storage, table_path
 from games.strategy.solver import count_states
 
 VARIANTS = {"official": True, "no-multiple": False}
@@ -36,7 +37,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-missing",
             action="store_true",
-            help="only build the variants whose table is not there yet (what serving runs)",
+            help="only build the variants whose table is not there yet or is damaged (what "
+            "serving runs)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -44,18 +46,29 @@ class Command(BaseCommand):
         names = list(VARIANTS) if options["variant"] == "both" else [options["variant"]]
         for name in names:
             multiple = VARIANTS[name]
-            if options["if_missing"] and table_exists(multiple, options["dir"]):
-                self.stdout.write(
-                    f"The {name} table is ready at {table_path(multiple, options['dir'])}"
-                )
-                continue
-            self.stdout.write(f"Solving the {name} rules…")
-            started = time.perf_counter()
-            with tqdm(total=count_states(multiple), unit="state", unit_scale=True) as bar:
-                advisor = build(multiple, options["dir"], progress=bar)
+            file = table_path(multiple, options["dir"])
+            # One solve at a time across processes: serving's solve at start and a server's
+            # rebuild of a damaged table may overlap, and the second then finds the table there.
+            with storage.build_lock(file):
+                if options["if_missing"] and self._sound(name, file):
+                    self.stdout.write(f"The {name} table is ready at {file}")
+                    continue
+                self.stdout.write(f"Solving the {name} rules…")
+                started = time.perf_counter()
+                with tqdm(total=count_states(multiple), unit="state", unit_scale=True) as bar:
+                    advisor = build(multiple, options["dir"], progress=bar)
             elapsed = time.perf_counter() - started
             value = advisor.expected_total(Scorecard(multiple_yahtzees=multiple))
             self.stdout.write(f"Expected score of a new game: {value:.4f}")
-            self.stdout.write(
-                f"Built in {elapsed:.1f} s; table at {table_path(multiple, options['dir'])}"
-            )
+            self.stdout.write(f"Built in {elapsed:.1f} s; table at {file}")
+
+    def _sound(self, name: str, file: Path) -> bool:
+        """Whether the table in ``file`` loads and checks out; a damaged one is said so."""
+        try:
+            storage.load_table(file)
+        except FileNotFoundError:
+            return False
+        except storage.DamagedTable as damage:
+            self.stdout.write(f"The {name} table is damaged ({damage}): solving it again")
+            return False
+        return True

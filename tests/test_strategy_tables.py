@@ -1,0 +1,249 @@
+"""A damaged strategy table: refused on load, never rebuilt in a request, rebuilt beside the server.
+
+Each test copies the session's good tables into a directory of its own and damages the copy.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+
+from games import advice
+from games.management.commands import solve as solve_command
+from games.strategy import Advisor, storage, table_path
+from games.strategy.solver import TABLE_SHAPE
+from tests.factories import act, make_game
+from tests.test_views import HTMX, client_for
+
+pytestmark = pytest.mark.django_db
+
+GETTING_READY = "The coach is getting ready"
+
+
+# ----- damages ---------------------------------------------------------------------------------
+
+
+def nan_values(file: Path, good: np.ndarray) -> None:
+    storage.save_table(np.full(TABLE_SHAPE, np.nan), file)
+
+
+def an_infinite_value(file: Path, good: np.ndarray) -> None:
+    table = good.copy()
+    table[0, 0, 0] = np.inf
+    storage.save_table(table, file)
+
+
+def a_negative_value(file: Path, good: np.ndarray) -> None:
+    table = good.copy()
+    table[1000, 10, 0] = -3.0
+    storage.save_table(table, file)
+
+
+def a_value_no_game_can_reach(file: Path, good: np.ndarray) -> None:
+    table = good.copy()
+    table[1000, 10, 0] = 5000.0  # more than the 1575 points of the best possible game
+    storage.save_table(table, file)
+
+
+def _edit(file: Path, change) -> None:
+    data = bytearray(file.read_bytes())
+    change(data)
+    file.write_bytes(bytes(data))
+
+
+def a_damaged_magic(file: Path, good: np.ndarray) -> None:
+    _edit(file, lambda data: data.__setitem__(slice(1, 6), b"NUMPZ"))
+
+
+def a_header_in_the_wrong_order(file: Path, good: np.ndarray) -> None:
+    """Still a valid .npy header of the right shape, but the values would be read transposed."""
+
+    def swap(data: bytearray) -> None:
+        at = data.index(b"'fortran_order': False")
+        data[at : at + 22] = b"'fortran_order': True "
+
+    _edit(file, swap)
+
+
+def truncated(file: Path, good: np.ndarray) -> None:
+    file.write_bytes(file.read_bytes()[: file.stat().st_size // 2])
+
+
+def a_zeroed_tail(file: Path, good: np.ndarray) -> None:
+    """The right size, but the end never reached the disk (zeros, as after a crash)."""
+    _edit(file, lambda data: data.__setitem__(slice(-(1 << 20), None), bytes(1 << 20)))
+
+
+def a_flipped_bit(file: Path, good: np.ndarray) -> None:
+    """One bit in the middle of the values: a tiny, plausible change that only a checksum sees."""
+
+    def flip(data: bytearray) -> None:
+        data[len(data) // 2] ^= 0x01
+
+    _edit(file, flip)
+
+
+DAMAGES = [
+    nan_values,
+    an_infinite_value,
+    a_negative_value,
+    a_value_no_game_can_reach,
+    a_damaged_magic,
+    a_header_in_the_wrong_order,
+    truncated,
+    a_zeroed_tail,
+    a_flipped_bit,
+]
+
+
+# ----- fixtures ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table_dir(tmp_path, monkeypatch, strategy_tables) -> Path:
+    """A strategy directory of this test's own, with good copies of both tables, in use."""
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
+    for multiple, good in strategy_tables.items():
+        storage.save_table(good.table, table_path(multiple, tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def rebuilds(monkeypatch) -> list:
+    """Background rebuilds asked for, recorded instead of run (one real rebuild is tested below)."""
+    asked: list = []
+    monkeypatch.setattr(
+        advice, "_solve_in_background", lambda *args: asked.append(args), raising=False
+    )
+    return asked
+
+
+def hint(game) -> str:
+    response = client_for().get(f"/game/{game.id}/?hint=1", headers=HTMX)
+    assert response.status_code == 200
+    return response.text.split('id="coach"')[1]
+
+
+def rolled_game(multiple_yahtzees: bool = True):
+    game = make_game(multiple_yahtzees=multiple_yahtzees)
+    act(game, "roll", dice=[5, 5, 5, 5, 5])
+    game.refresh_from_db()
+    return game
+
+
+# ----- tests -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
+def test_a_damaged_table_is_refused_on_load(table_dir, strategy_tables, damage):
+    damage(table_path(True, table_dir), strategy_tables[True].table)
+    # A ValueError, not FileNotFoundError: the site tells a damaged table from a missing one.
+    with pytest.raises(ValueError):
+        Advisor.load(True, table_dir, build_if_missing=False)
+    assert not advice.is_ready(True)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [nan_values, a_damaged_magic, truncated, a_flipped_bit],
+    ids=lambda damage: damage.__name__,
+)
+def test_a_hint_with_a_damaged_table_says_getting_ready(
+    table_dir, strategy_tables, rebuilds, caplog, damage
+):
+    file = table_path(True, table_dir)
+    damage(file, strategy_tables[True].table)
+    damaged = file.read_bytes()
+    game = rolled_game()
+    with caplog.at_level(logging.WARNING, logger="games.advice"):
+        for _ in range(3):
+            coach = hint(game)
+            assert GETTING_READY in coach
+            assert "nan" not in coach.lower()
+            assert 'class="hint"' not in coach  # no expected totals at all
+    assert file.read_bytes() == damaged  # no request built (or rebuilt) the table
+    assert len([r for r in caplog.records if r.name == "games.advice"]) == 1  # logged once
+    assert rebuilds == [(True, table_dir)]  # and one rebuild asked of the background
+
+
+def test_with_a_damaged_table_the_computer_waits_as_for_a_missing_one(
+    table_dir, strategy_tables, rebuilds
+):
+    nan_values(table_path(True, table_dir), strategy_tables[True].table)
+    client = client_for()
+    assert "getting ready" in client.get("/").text
+    refused = client.post("/new/", {"mode": "computer", "strength": "optimal"})
+    assert refused.status_code == 409
+    assert "still getting ready" in refused.content.decode()
+
+
+def test_a_rebuilt_table_is_used_without_a_restart(table_dir, strategy_tables, rebuilds):
+    good = strategy_tables[True]
+    file = table_path(True, table_dir)
+    a_flipped_bit(file, good.table)
+    game = rolled_game()
+    assert GETTING_READY in hint(game)
+    storage.save_table(good.table, file)  # what the background solve ends with: an atomic replace
+    best = good.options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
+    assert f"Score Yahtzee now (50 points): <strong>{best[1]:.1f}</strong>" in hint(game)
+
+
+def test_a_damaged_table_is_rebuilt_in_the_background(table_dir, strategy_tables):
+    """The real thing: `manage.py solve --if-missing` in a process of its own (about 10 s)."""
+    good = strategy_tables[False]
+    file = table_path(False, table_dir)
+    a_flipped_bit(file, good.table)
+    damaged = file.read_bytes()
+    game = rolled_game(multiple_yahtzees=False)
+    coach = hint(game)
+    assert GETTING_READY in coach
+    deadline = time.monotonic() + 150
+    while GETTING_READY in coach:
+        assert time.monotonic() < deadline, "the damaged table was not rebuilt"
+        time.sleep(0.5)
+        coach = hint(game)
+    assert file.read_bytes() != damaged
+    assert np.array_equal(Advisor.load(False, table_dir, build_if_missing=False).table, good.table)
+    best = good.options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
+    assert f"<strong>{best[1]:.1f}</strong>" in coach
+
+
+@pytest.fixture
+def fake_build(monkeypatch, strategy_tables) -> list:
+    """`manage.py solve` writes a copy of the good table instead of solving (seconds saved)."""
+    built: list = []
+
+    def build(multiple, directory=None, progress=None):
+        built.append(multiple)
+        storage.save_table(strategy_tables[multiple].table, table_path(multiple, directory))
+        return strategy_tables[multiple]
+
+    monkeypatch.setattr(solve_command, "build", build)
+    return built
+
+
+def test_solve_if_missing_rebuilds_a_damaged_table(table_dir, strategy_tables, fake_build):
+    a_flipped_bit(table_path(True, table_dir), strategy_tables[True].table)
+    call_command("solve", "--if-missing", "--dir", str(table_dir), stdout=io.StringIO())
+    assert fake_build == [True]  # the damaged one; the good one is kept
+    assert advice.is_ready(True)
+    call_command("solve", "--if-missing", "--dir", str(table_dir), stdout=io.StringIO())
+    assert fake_build == [True]
+
+
+def test_a_table_from_before_checksums_is_built_anew(
+    tmp_path, monkeypatch, strategy_tables, fake_build
+):
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
+    for multiple, name in storage.VARIANT_NAMES.items():
+        np.save(tmp_path / f"yahtzee-v1-{name}.npy", strategy_tables[multiple].table)
+    assert not advice.is_ready(True)  # "getting ready" until solve --if-missing has run
+    call_command("solve", "--if-missing", "--dir", str(tmp_path), stdout=io.StringIO())
+    assert sorted(fake_build) == [False, True]
+    assert advice.is_ready(True) and advice.is_ready(False)
