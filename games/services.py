@@ -49,6 +49,13 @@ class StaleAction(ActionRefused):
     status = 409
 
 
+class ComputerNotReady(ActionRefused):
+    """The computer's turn needs the strategy table, which is not loaded (missing or damaged)."""
+
+    status = 503
+
+
+COMPUTER_NOT_READY = _("The computer is still getting ready: try again in a minute.")
 NOT_YOURS = _("This game is not yours: you can watch it but not play in it.")
 # A form from a page too old to act on, or from another site (its CSRF token does not match).
 EXPIRED = _("This page is too old to act on. Reload it and try again: nothing was changed.")
@@ -301,6 +308,8 @@ def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
     while not log.state.finished and log.seats[log.state.current].bot:
         seat = log.seats[log.state.current]
         advisor = advice.advisor(log.game.multiple_yahtzees)
+        if advisor is None and seat.bot in advice.NEEDS_TABLE:
+            raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
         log.record(seat.position, "roll", _payload("roll", {}, log.state.turn, roll))
         while True:
             turn = log.state.turn

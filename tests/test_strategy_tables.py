@@ -16,10 +16,11 @@ from django.core.management import call_command
 
 from games import advice
 from games.management.commands import solve as solve_command
+from games.models import Game
 from games.strategy import Advisor, storage, table_path
 from games.strategy.solver import TABLE_SHAPE
 from tests.factories import act, make_game
-from tests.test_views import HTMX, client_for
+from tests.test_views import HTMX, client_for, url
 
 pytestmark = pytest.mark.django_db
 
@@ -247,3 +248,28 @@ def test_a_table_from_before_checksums_is_built_anew(
     call_command("solve", "--if-missing", "--dir", str(tmp_path), stdout=io.StringIO())
     assert sorted(fake_build) == [False, True]
     assert advice.is_ready(True) and advice.is_ready(False)
+
+
+def test_a_computer_game_waits_while_its_table_is_damaged(
+    table_dir, strategy_tables, rebuilds, tmp_path_factory, monkeypatch
+):
+    client = client_for()
+    started = client.post("/new/", {"mode": "computer", "strength": "optimal"})
+    game = Game.objects.get(pk=started["Location"].split("/")[2])
+    # The server restarts with a damaged table where the good one was.
+    restarted = tmp_path_factory.mktemp("restarted")
+    monkeypatch.setenv(storage.ENV_VAR, str(restarted))
+    file = table_path(True, restarted)
+    nan_values(file, strategy_tables[True].table)
+    client.post(url(game, "roll"), {"step": 0, "held": "00000"})
+    game.refresh_from_db()
+    before = game.step
+    refused = client.post(url(game, "score"), {"step": before, "box": "chance"}, headers=HTMX)
+    assert refused.status_code == 503
+    assert "still getting ready" in refused.text
+    game.refresh_from_db()
+    assert game.step == before  # the person's score is not written without the computer's turn
+    storage.save_table(strategy_tables[True].table, file)  # rebuilt
+    client.post(url(game, "score"), {"step": before, "box": "chance"})
+    game.refresh_from_db()
+    assert [card.turns_played for card in game.state().cards] == [1, 1]
