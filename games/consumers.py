@@ -636,12 +636,14 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         await self.accept()
         self.watching = await database_sync_to_async(is_watching)(self.game_id, self.visitor)
         await self._keep_watched()
+        self.heartbeat = asyncio.create_task(self._keep_present())
+        self.arrived = True
+        # Counted before the catch-up is rendered, so that the page never shows its own seat away.
+        came_back = await database_sync_to_async(page_opened)(*self._page())
         # A move made between the page load and this connection would be missed: catch up now
         # (the page drops it when it already shows this version).
         await self.game_changed({"parts": ["game"]})
-        self.heartbeat = asyncio.create_task(self._keep_present())
-        self.arrived = True
-        if await database_sync_to_async(page_opened)(*self._page()):
+        if came_back:
             await self.presence_changed()
 
     def _page(self) -> tuple[str, str, str, str | None]:

@@ -715,3 +715,13 @@ async def test_a_masked_token_is_new_each_time_and_passes_djangos_check():
     # Every character of the alphabet turns up in the masks: none is left out.
     assert set("".join(token[:32] for token in tokens)) == set(consumers.CSRF_CHARS)
     assert consumers.masked("not a secret") == "not a secret"
+
+
+async def test_a_page_that_comes_back_never_shows_its_own_seat_away():
+    """After a restart (or a closed tab) the seat was away: the catch-up its page is sent on
+    connecting already counts the page (a player once saw themselves "away" while rolling)."""
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    catch_up = await ana.receive_from(timeout=5)
+    assert "Ana: here" in catch_up and "Ana: away" not in catch_up
+    await ana.disconnect()
