@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.flow import _
@@ -22,12 +25,18 @@ from lobby.models import (
     expires_from_now,
 )
 
-# Challenges and joins a visitor may make per minute.
-RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10}
+# What one visitor (a browser session) may do per minute: challenges, tables made or joined,
+# names chosen, and table codes looked up that found no table (a player's own table's page,
+# reloaded, never counts; someone guessing codes counts at every try).
+RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10}
+# What everyone behind one address may do together per minute, so that a script making fresh
+# sessions meets a limit too: four times one visitor's, for a household or a class of players
+# behind one router.
+ADDRESS_RATE_LIMITS = {action: 4 * limit for action, limit in RATE_LIMITS.items()}
 
 
 class TooMany(ActionRefused):
-    """The visitor is sending requests too fast."""
+    """The visitor, or everyone at their address, is sending requests too fast."""
 
     status = 429
 
@@ -47,12 +56,47 @@ class Gone(StaleAction):
 NO_TABLE = _("There is no table with that code.")
 
 
-def check_rate(visitor: str, action: str) -> None:
-    """Refuse when ``visitor`` did ``action`` more than its limit in the current minute."""
-    key = f"rate:{action}:{visitor}:{int(timezone.now().timestamp() // 60)}"
-    cache.add(key, 0, timeout=90)
-    if cache.incr(key) > RATE_LIMITS[action]:
-        raise TooMany(_("Too many requests: wait a minute and try again."))
+def check_rate(
+    visitor: str | None, action: str, address: str | None = None, *, count: bool = True
+) -> None:
+    """Count ``action`` for this visitor and this address; refuse when either went past its limit
+    in the current minute. ``count=False`` refuses as the next one would, counting nothing."""
+    minute = rate_window()
+    bucket = address_bucket(address)
+    for who, limits in ((visitor and f"v:{visitor}", RATE_LIMITS), (bucket, ADDRESS_RATE_LIMITS)):
+        if not who:
+            continue
+        key = f"rate:{action}:{who}:{minute}"  # the cache is shared by every process (Redis)
+        if count:
+            cache.add(key, 0, timeout=90)
+            done = cache.incr(key)
+        else:
+            done = cache.get(key, 0) + 1
+        if done > limits[action]:
+            if action == "lookup":
+                raise TooMany(_("Too many codes that found no table: wait a minute and try again."))
+            raise TooMany(_("Too many requests: wait a minute and try again."))
+
+
+def rate_window() -> int:
+    """The number of the current minute: the limits count from zero in each."""
+    return int(timezone.now().timestamp() // 60)
+
+
+def address_bucket(address: str | None) -> str | None:
+    """What a limit by address counts: the address; for IPv6 its /64 network, which is what one
+    home is given. None (no limit by address) for this machine's own addresses: the tests and
+    benchmarks, and every player behind a proxy left out of settings.TRUSTED_PROXIES, who would
+    otherwise share one limit."""
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return None
+    if ip.is_loopback:
+        return None
+    if ip.version == 6:
+        return f"a:{ipaddress.ip_network(f'{ip}/64', strict=False)}"
+    return f"a:{ip}"
 
 
 def player_of(visitor: str | None) -> Player | None:
@@ -60,9 +104,9 @@ def player_of(visitor: str | None) -> Player | None:
     return Player.objects.filter(visitor=visitor).first() if visitor else None
 
 
-def go_online(visitor: str, raw_name: str) -> Player:
+def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
     """Choose (or change) this browser's display name; names are unique among players online."""
-    check_rate(visitor, "name")
+    check_rate(visitor, "name", address)
     from django.core.exceptions import ValidationError
 
     try:
@@ -93,10 +137,10 @@ def _require_player(visitor: str | None) -> Player:
     return player
 
 
-def challenge(visitor: str | None, opponent_id: int) -> Challenge:
+def challenge(visitor: str | None, opponent_id: int, *, address: str | None = None) -> Challenge:
     """Ask an online player for a game."""
     player = _require_player(visitor)
-    check_rate(player.visitor, "challenge")
+    check_rate(player.visitor, "challenge", address)
     opponent = Player.objects.online().filter(pk=opponent_id).first()
     if opponent is None:
         raise NotFound(_("That player is not online any more."))
@@ -163,10 +207,10 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     return made
 
 
-def create_table(visitor: str | None) -> Table:
+def create_table(visitor: str | None, *, address: str | None = None) -> Table:
     """A private table hosted by this player, who is its first seat."""
     player = _require_player(visitor)
-    check_rate(player.visitor, "join")
+    check_rate(player.visitor, "join", address)
     # Tables that expired go as new ones are made: no timer to run, and they never pile up.
     Table.objects.expired().delete()
     for _attempt in range(5):
@@ -180,12 +224,19 @@ def create_table(visitor: str | None) -> Table:
     raise ActionRefused(_("Could not make a table: try again."))
 
 
-def look_up_table(visitor: str | None, code: str) -> Table:
+def look_up_table(visitor: str | None, code: str, *, address: str | None = None) -> Table:
     """The table with this code, for its page; refused when there is none or it expired."""
-    return _live(Table.objects.filter(code=code).first())
+    return _find_table(Table.objects, visitor, code, address)
 
 
-def _live(table: Table | None) -> Table:
+def _find_table(tables: QuerySet, visitor: str | None, code: str, address: str | None) -> Table:
+    """The live table with this code among ``tables``. A code that finds none counts toward the
+    look-up limits, and past them every look-up is refused, found or not: otherwise the answers
+    would go on telling a guesser which codes are in use."""
+    check_rate(visitor, "lookup", address, count=False)
+    table = tables.filter(code=code.strip().upper()).first()
+    if table is None or table.expired:
+        check_rate(visitor, "lookup", address)
     if table is None:
         raise NotFound(NO_TABLE)
     if table.expired:
@@ -193,12 +244,12 @@ def _live(table: Table | None) -> Table:
     return table
 
 
-def join_table(visitor: str | None, code: str) -> Table:
+def join_table(visitor: str | None, code: str, *, address: str | None = None) -> Table:
     """Take a seat at a table by its code."""
     player = _require_player(visitor)
-    check_rate(player.visitor, "join")
+    check_rate(player.visitor, "join", address)
     with transaction.atomic():
-        table = _live(Table.objects.select_for_update().filter(code=code.strip().upper()).first())
+        table = _find_table(Table.objects.select_for_update(), player.visitor, code, address)
         if table.seats.filter(player=player).exists():
             return table
         if table.rematch_of_id and not table.rematch_of.seats.filter(visitor=visitor).exists():
@@ -214,12 +265,12 @@ def join_table(visitor: str | None, code: str) -> Table:
     return table
 
 
-def start_table(visitor: str | None, code: str) -> Game:
+def start_table(visitor: str | None, code: str, *, address: str | None = None) -> Game:
     """The host starts the game for everyone seated (2 to 6)."""
     player = _require_player(visitor)
     with transaction.atomic():
         tables = Table.objects.select_for_update().filter(rematch_of=None)  # rematches start alone
-        table = _live(tables.filter(code=code.strip().upper()).first())
+        table = _find_table(tables, player.visitor, code, address)
         if table.host != player:
             raise Forbidden(_("Only the host can start the game."))
         if table.started:

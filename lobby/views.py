@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import ipaddress
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -13,6 +18,42 @@ from games.models import Game
 from games.services import ActionRefused, translate_refusal
 from games.views import rotate_session_key, visitor_id
 from lobby import presenters, services
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address of the browser, for the rate limits by address ("" when there is none).
+
+    The connection's address; but when that is one of settings.TRUSTED_PROXIES, the address the
+    proxy says it was connected from. Each proxy appends that address to X-Forwarded-For, so the
+    list is read from the end: the first address that is not a trusted proxy is the client (any
+    before it were written by the client, and may be made up).
+    """
+    remote = _address(request.META.get("REMOTE_ADDR", ""))
+    proxies = _networks(tuple(settings.TRUSTED_PROXIES))
+    if not _is_proxy(remote, proxies):
+        return str(remote or "")
+    for hop in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+        forwarded = _address(hop.strip())
+        if not _is_proxy(forwarded, proxies):
+            return str(forwarded or remote)
+    return str(remote)
+
+
+def _address(text: str) -> IPv4Address | IPv6Address | None:
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return (ip.ipv4_mapped or ip) if isinstance(ip, IPv6Address) else ip
+
+
+@functools.cache
+def _networks(proxies: tuple[str, ...]) -> tuple[IPv4Network | IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+
+
+def _is_proxy(ip: IPv4Address | IPv6Address | None, networks: tuple) -> bool:
+    return ip is not None and any(ip.version == net.version and ip in net for net in networks)
 
 
 @require_safe
@@ -38,7 +79,8 @@ def _lobby(request: HttpRequest, error: str = "", status: int = 200) -> HttpResp
 def choose_name(request: HttpRequest) -> HttpResponse:
     """Go online under a display name."""
     try:
-        services.go_online(visitor_id(request, create=True), request.POST.get("name", ""))
+        visitor, name = visitor_id(request, create=True), request.POST.get("name", "")
+        services.go_online(visitor, name, address=client_address(request))
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
     rotate_session_key(request)
@@ -50,7 +92,7 @@ def challenge(request: HttpRequest) -> HttpResponse:
     """Challenge an online player."""
     try:
         opponent = int(request.POST.get("player", ""))
-        services.challenge(visitor_id(request), opponent)
+        services.challenge(visitor_id(request), opponent, address=client_address(request))
     except ValueError:
         return _lobby(request, translate_refusal(ActionRefused(_("There is no such player."))), 400)
     except ActionRefused as refusal:
@@ -74,7 +116,7 @@ def answer(request: HttpRequest, challenge_id: int, verb: str) -> HttpResponse:
 def new_table(request: HttpRequest) -> HttpResponse:
     """Open a private table and go to its page to share it."""
     try:
-        table = services.create_table(visitor_id(request))
+        table = services.create_table(visitor_id(request), address=client_address(request))
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
     return redirect("lobby:table", code=table.code)
@@ -85,7 +127,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     """The lobby's "join with a code" form: take a seat at that table and show it."""
     code = "".join(request.POST.get("code", "").split()).upper()[:8]
     try:
-        services.join_table(visitor_id(request), code)
+        services.join_table(visitor_id(request), code, address=client_address(request))
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
     return redirect("lobby:table", code=code)
@@ -97,7 +139,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     if code != code.upper():  # codes are read aloud and typed on phones: any case will do
         return redirect("lobby:table", code=code.upper())
     try:
-        services.look_up_table(visitor_id(request), code)
+        services.look_up_table(visitor_id(request), code, address=client_address(request))
     except ActionRefused as refusal:
         return _no_table(request, refusal)
     return _table(request, code)
@@ -125,12 +167,12 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
 @require_POST
 def join_table(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat at the table (choosing a name first if needed)."""
-    visitor = visitor_id(request, create=True)
+    visitor, address = visitor_id(request, create=True), client_address(request)
     try:
         if request.POST.get("name") and services.player_of(visitor) is None:
-            services.go_online(visitor, request.POST["name"])
+            services.go_online(visitor, request.POST["name"], address=address)
             rotate_session_key(request)
-        services.join_table(visitor, code)
+        services.join_table(visitor, code, address=address)
     except ActionRefused as refusal:
         return _table(request, code, translate_refusal(refusal), refusal.status)
     return redirect("lobby:table", code=code)
@@ -140,7 +182,7 @@ def join_table(request: HttpRequest, code: str) -> HttpResponse:
 def start_table(request: HttpRequest, code: str) -> HttpResponse:
     """The host starts the game."""
     try:
-        game = services.start_table(visitor_id(request), code)
+        game = services.start_table(visitor_id(request), code, address=client_address(request))
     except ActionRefused as refusal:
         return _table(request, code, translate_refusal(refusal), refusal.status)
     return _after(request, "games:play", game_id=game.id)

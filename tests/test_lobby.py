@@ -115,7 +115,10 @@ def test_challenge_refusals():
     assert not Challenge.objects.exists()
 
 
-def test_challenges_are_rate_limited():
+def test_challenges_are_rate_limited(monkeypatch):
+    from lobby import services
+
+    monkeypatch.setattr(services, "rate_window", lambda: 1)  # one minute, even across its end
     ana = online("ana", "Ana")
     online("bo", "Bo")
     bo_id = Player.objects.get(visitor="bo").pk

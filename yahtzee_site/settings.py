@@ -10,6 +10,7 @@ redirect to HTTPS (``YAHTZEE_HTTPS=0`` relaxes those three for a plain-HTTP test
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -230,6 +231,20 @@ SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS and _env_flag(
     "YAHTZEE_HSTS_SUBDOMAINS", default=True
 )
+
+# Reverse proxies in front of the site, as addresses or networks ("127.0.0.1,::1" for nginx on
+# this machine): a request that comes from one of them is from the client its X-Forwarded-For
+# names, for the rate limits by address (lobby.views.client_address). None by default: the
+# address is the connection's, and an X-Forwarded-For a client sent itself is ignored.
+TRUSTED_PROXIES = _env_list("TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise HostSettingError(
+            f"TRUSTED_PROXIES lists addresses or networks, comma-separated (127.0.0.1,::1 or "
+            f"10.0.0.0/8): {_proxy!r} is neither."
+        ) from None
 
 # Errors and warnings go to the console (the server's log) whatever DEBUG says.
 LOGGING = {
