@@ -25,9 +25,10 @@ def lobby_context(visitor: str | None) -> dict:
 
 
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:
-    """A table's seats, whether this visitor can join or start it, and its QR code."""
+    """A table's seats, whether this visitor can join or start it, and its QR code (None when
+    there is no such table, or it expired)."""
     table = Table.objects.select_related("host", "game").filter(code=code).first()
-    if table is None:
+    if table is None or table.expired:
         return None
     seats = [seat.player for seat in table.seats.select_related("player")]
     me = Player.objects.filter(visitor=visitor).first() if visitor else None

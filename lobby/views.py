@@ -153,7 +153,7 @@ def _no_table(request: HttpRequest, refusal: ActionRefused) -> HttpResponse:
 def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) -> HttpResponse:
     link = request.build_absolute_uri(reverse("lobby:table", args=[code]))
     context = presenters.table_context(code, visitor_id(request), absolute_url=link)
-    if context is None or context["table"].expired:
+    if context is None:
         # A post to a table that is not there (any more): its refusal says why.
         if error:
             return render(request, "lobby/table.html", {"error": error}, status=status)
@@ -169,10 +169,13 @@ def join_table(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat at the table (choosing a name first if needed)."""
     visitor, address = visitor_id(request, create=True), client_address(request)
     try:
+        services.look_up_table(visitor, code, address=address)  # see start_table
         if request.POST.get("name") and services.player_of(visitor) is None:
             services.go_online(visitor, request.POST["name"], address=address)
             rotate_session_key(request)
         services.join_table(visitor, code, address=address)
+    except services.TooMany as refusal:
+        return _no_table(request, refusal)
     except ActionRefused as refusal:
         return _table(request, code, translate_refusal(refusal), refusal.status)
     return redirect("lobby:table", code=code)
@@ -181,8 +184,15 @@ def join_table(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def start_table(request: HttpRequest, code: str) -> HttpResponse:
     """The host starts the game."""
+    visitor, address = visitor_id(request), client_address(request)
     try:
-        game = services.start_table(visitor_id(request), code, address=client_address(request))
+        # A wrong code is refused (and counted) before anything else, and a refusal past the
+        # limits shows no table: otherwise the other refusals, shown over the table's page, would
+        # tell a guesser which codes are in use.
+        services.look_up_table(visitor, code, address=address)
+        game = services.start_table(visitor, code, address=address)
+    except services.TooMany as refusal:
+        return _no_table(request, refusal)
     except ActionRefused as refusal:
         return _table(request, code, translate_refusal(refusal), refusal.status)
     return _after(request, "games:play", game_id=game.id)

@@ -136,6 +136,24 @@ def test_the_join_by_code_form_counts_wrong_codes():
     assert WRONG_CODES in guesser.post("/table/join/", {"code": "GUESS0"}).text
 
 
+def test_joining_and_starting_by_link_count_wrong_codes_too():
+    player("host", ELSEWHERE).post("/table/new/")
+    real = Table.objects.get().code
+    limit = ADDRESS_RATE_LIMITS["lookup"]
+    paths = ["/t/GUESS0/start/", "/t/GUESS0/join/"]  # by browsers with no name yet
+    assert [browser(None).post(paths[n % 2]).status_code for n in range(limit)] == [404] * limit
+    # Past the limit no answer shows the table, whatever else would have been refused first.
+    for refused in (
+        browser(None).post(f"/t/{real}/start/"),
+        browser(None).post(f"/t/{real}/join/", {"name": "\u3164"}),
+        player("seated").post(f"/t/{real}/join/"),
+        browser(None).get(f"/t/{real}/"),
+    ):
+        assert refused.status_code == 429
+        assert WRONG_CODES in refused.text and "Share this table" not in refused.text
+    assert Table.objects.get().seats.count() == 1
+
+
 def test_a_players_own_table_never_meets_the_look_up_limit():
     host = player("host")
     host.post("/table/new/")

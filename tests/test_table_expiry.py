@@ -104,3 +104,13 @@ def test_an_expired_rematch_is_refused_and_offered_anew(settings):
     assert [seat.player.visitor for seat in renewed.seats.all()] == ["bo"]
     ana.post(f"/game/{game.id}/rematch/")
     assert Game.objects.count() == 2
+
+
+def test_an_expired_tables_open_pages_are_sent_nothing():
+    from lobby.consumers import render_table
+
+    table, _ = open_table()
+    page = {"language": "en", "csrf_token": "a" * 32}
+    assert "Host" in render_table(table.code, "host", page)
+    age(table, TABLE_LIFETIME + timedelta(seconds=1))
+    assert render_table(table.code, "host", page) == ""
