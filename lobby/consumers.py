@@ -11,7 +11,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, masked, page_of
-from lobby import notify, presence, presenters
+from games.services import ActionRefused
+from games.sockets import handshake
+from lobby import notify, presence, presenters, services
+from lobby.views import client_address
 
 
 def fresh(page: dict) -> dict:
@@ -45,6 +48,18 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
             url = reverse("games:play", args=[table.game_id])
             html += render_to_string("lobby/_navigate.html", {"url": url})
         return html
+
+
+def table_found(scope: dict, code: str) -> bool:
+    """Whether this socket's code finds a live table: looked up as the table's page looks it up,
+    a code that finds none counting toward the same limits on guesses."""
+    session = scope.get("session")
+    visitor = session.get("visitor") if session is not None else None
+    try:
+        services.look_up_table(visitor, code, address=client_address(handshake(scope)))
+    except ActionRefused:
+        return False
+    return True
 
 
 class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
@@ -120,6 +135,9 @@ class TableConsumer(PresenceConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.groups_of_page = (notify.table_group(self.code),)
+        if not await database_sync_to_async(table_found)(self.scope, self.code):
+            await self.close()  # 403: a socket must not tell a guesser which codes are in use
+            return
         await super().connect()
 
     async def table_changed(self, event: dict) -> None:

@@ -292,6 +292,7 @@ def environment(database_url: str, redis_url: str, data_dir: Path) -> dict[str, 
         "REDIS_URL": redis_url,
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "TRUSTED_PROXIES": "127.0.0.1,::1",  # nginx in front: players' addresses from it
         "YAHTZEE_ENV": "production",
         "YAHTZEE_HTTPS": "0",  # plain HTTP on loopback: no secure cookies, HSTS or redirect
         "STATIC_MANIFEST": "1",

@@ -139,12 +139,12 @@ async def test_a_path_of_no_page_is_refused_at_the_handshake(path):
 async def test_a_table_page_without_a_name_does_not_redraw_the_lobby():
     """Opening and closing a page is news for the lobby only when it takes a player online or
     offline (120 such pages once redrew 20 lobbies 120 times: 21.5 MB pushed)."""
-    await online_game_and_table()
+    _game_id, code = await online_game_and_table()
     watcher, connected = await open_socket("/ws/lobby/", SAME_SITE, visitor="bo")
     assert connected
     await drain(watcher)
-    for _ in range(3):  # a visitor with no name, at a table code that does not exist
-        page, connected = await open_socket("/ws/table/NOPE22/", SAME_SITE, visitor="nameless")
+    for _ in range(3):  # a visitor with no name, looking at Ana's table
+        page, connected = await open_socket(f"/ws/table/{code}/", SAME_SITE, visitor="nameless")
         assert connected
         await page.disconnect()
     # Bo's own second page: he was online already.
@@ -157,3 +157,18 @@ async def test_a_table_page_without_a_name_does_not_redraw_the_lobby():
     await ana.disconnect()
     assert "Ana" not in "".join(await drain(watcher))
     await watcher.disconnect()
+
+
+async def test_a_table_socket_does_not_tell_a_guesser_which_codes_are_in_use():
+    """The table's page answers a wrong code with 404 and counts it toward the limit on guesses;
+    so does its socket, which once sent the seats of any code that had a table, unlimited."""
+    _game_id, code = await online_game_and_table()
+    for guess in range(10):
+        _socket, connected = await open_socket(f"/ws/table/NOPE{guess:02}/", SAME_SITE, "guesser")
+        assert not connected
+    # Past the limit even a code in use finds nothing: the answers stop telling codes apart.
+    _socket, connected = await open_socket(f"/ws/table/{code}/", SAME_SITE, "guesser")
+    assert not connected
+    socket, connected = await open_socket(f"/ws/table/{code}/", SAME_SITE, "someone")
+    assert connected
+    await socket.disconnect()
