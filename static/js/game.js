@@ -44,6 +44,20 @@ new MutationObserver(() => {
   if (link) window.location.assign(link.href);
 }).observe(document.documentElement, { childList: true, subtree: true });
 
+// Live pages: htmx's ws extension tries a dropped socket again after a delay drawn at random up to
+// 2^n s for its n-th try (64 s at most): after a server had been down 10 s, pages came back 10-20 s
+// after it. A restart is short and a game is a conversation, so keep trying often: 250-500 ms,
+// then 500-1000 ms, then 750-1500 ms for good, which puts a page back within about 2 s of the
+// server. Each delay is drawn from the upper half of its window: a restarted server's pages
+// arrive spread over it rather than all at once, and none comes back much sooner than the others.
+const RECONNECT_CAP_MS = 1500;
+if (window.htmx) {
+  htmx.config.wsReconnectDelay = (retries) => {
+    const longest = Math.min(RECONNECT_CAP_MS, 500 * 2 ** retries);
+    return longest / 2 + Math.random() * (longest / 2);
+  };
+}
+
 // Live games: the server pushes redrawn fragments after every move, to every open page, the
 // mover's too. The mover's own answer may come first; then the push of the same move is old
 // news, and applying it late would wipe a box the player has just selected. Drop pushes that are
