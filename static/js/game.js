@@ -58,13 +58,58 @@ if (window.htmx) {
   };
 }
 
+// Live pages: say "Reconnecting…" (#connection, in base.html) while a socket that was open is
+// closed and being tried again; take it away when it opens. Not on a page's first connection (it
+// would flash on every page load), nor after closes the extension does not retry (the page is
+// leaving, or the socket was replaced by a new one).
+const RETRIED_CLOSES = [1006, 1011, 1012, 1013]; // as the ws extension decides to try again
+const lastOpened = new WeakMap(); // socket element -> the WebSocket that opened last on it
+const seenOpen = new WeakSet(); // every WebSocket of the page that opened
+const reconnecting = new Set(); // socket elements whose socket dropped and is being tried again
+function webSocketOf(event) {
+  return event.detail.event && event.detail.event.target;
+}
+// A socket replaced by a newer one (see the answer wait below) may report its close after the new
+// one has opened: that close says nothing about the page's connection now.
+function replacedClose(event) {
+  const socket = webSocketOf(event);
+  return seenOpen.has(socket) && lastOpened.get(event.target) !== socket;
+}
+function isGameSocket(event) {
+  return Boolean(event.target.closest && event.target.closest("[ws-connect^='/ws/game/']"));
+}
+document.addEventListener("htmx:wsOpen", (event) => {
+  const socket = webSocketOf(event);
+  seenOpen.add(socket);
+  lastOpened.set(event.target, socket);
+  reconnecting.delete(event.target);
+  showConnection();
+});
+document.addEventListener("htmx:wsClose", (event) => {
+  if (replacedClose(event)) return;
+  const code = event.detail.event && event.detail.event.code;
+  if (lastOpened.has(event.target) && event.target.isConnected && RETRIED_CLOSES.includes(code)) {
+    reconnecting.add(event.target);
+  }
+  showConnection();
+});
+// One line at a time: a move waiting to be sent says more than "Reconnecting…".
+function showConnection() {
+  const notice = document.getElementById("connection");
+  if (!notice) return;
+  for (const form of stalled) if (!form.isConnected) stalled.delete(form); // answered: redrawn
+  const waiting = unsent.length > 0 || stalled.size > 0;
+  notice.querySelector("[data-unsent]").hidden = !waiting;
+  notice.querySelector("[data-reconnecting]").hidden = waiting || reconnecting.size === 0;
+}
+
 // Live games: the server pushes redrawn fragments after every move, to every open page, the
 // mover's too. The mover's own answer may come first; then the push of the same move is old
 // news, and applying it late would wipe a box the player has just selected. Drop pushes that are
 // not newer than what the page shows (presence pushes carry no version and always apply).
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
   if (event.detail.message.startsWith(ANSWER)) {
-    answered = performance.now(); // the answer to this page's own move (see below): shown
+    awaiting.clear(); // the answer to this page's own moves (see below): shown
     return;
   }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
@@ -81,44 +126,132 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
 const ANSWER = "<!-- answer -->";
 const ANSWER_WAIT_MS = 3000;
 let gameSocket = null;
-let answered = 0; // when the latest answer to this page's moves arrived
+const awaiting = new Set(); // moves sent over the socket and not answered yet: {form, socket}
+
+// A move the server could not be reached for (its post failed, or its socket closed before the
+// answer) is kept, said at once ("Can't reach the server…"), and sent again, once, when the
+// server is back: when the socket reopens (live games) or every RETRY_MS (other games). The same
+// form goes again with the step the page showed, so a move that had arrived after all is refused
+// as stale by the server instead of applied twice; and while a form waits it is not sent anew
+// (tapped again, it would be two copies on their way, one refused with its reason shown).
+const POST_WAIT_MS = 8000; // a move's post with no answer by then is taken as not arrived
+const RETRY_MS = 2000;
+const CATCH_UP_WAIT_MS = 1000;
+let unsent = []; // move forms to send again, in the order they were tapped
+let resendOnCatchUp = false;
+let retryTimer = null;
+const stalled = new Set(); // moves posted after their socket gave no answer, until the post ends
+function moveOf(form) {
+  if (!form || form.tagName !== "FORM") return null;
+  const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
+  return move ? move[1] : null;
+}
+function keepUnsent(form) {
+  delete form.dataset.sent;
+  if (!unsent.includes(form)) unsent.push(form);
+  form.classList.add("waiting"); // the tapped control looks pending until it goes (site.css)
+  showConnection();
+  if (!document.querySelector("[ws-connect^='/ws/game/']") && !retryTimer) {
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      sendUnsent();
+    }, RETRY_MS);
+  }
+}
+// Forms a redraw has replaced are not sent: the page shows the game as it is now, a newer one
+// (the move had arrived, or the game moved on from another page).
+function sendUnsent() {
+  const forms = unsent.filter((form) => form.isConnected);
+  for (const form of forms) form.classList.remove("waiting");
+  unsent = [];
+  showConnection();
+  for (const form of forms) form.requestSubmit();
+}
+
 document.addEventListener("htmx:wsOpen", (event) => {
-  if (event.detail.socketWrapper && event.target.closest("[ws-connect^='/ws/game/']")) {
-    gameSocket = event.detail.socketWrapper;
+  if (!event.detail.socketWrapper || !isGameSocket(event)) return;
+  gameSocket = event.detail.socketWrapper;
+  if (unsent.length) {
+    // The server sends the game as it is on connecting: send the waiting moves after it, so that
+    // one that had arrived after all is seen in it rather than sent again and refused.
+    resendOnCatchUp = true;
+    setTimeout(() => {
+      if (resendOnCatchUp) {
+        resendOnCatchUp = false;
+        sendUnsent();
+      }
+    }, CATCH_UP_WAIT_MS);
   }
 });
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  if (!resendOnCatchUp || !isGameSocket(event)) return;
+  resendOnCatchUp = false;
+  setTimeout(sendUnsent); // once the extension has swapped the catch-up in (if it was newer)
+});
 document.addEventListener("htmx:wsClose", (event) => {
+  if (!isGameSocket(event) || replacedClose(event)) return;
   gameSocket = null;
-  // Moves queued while the socket was closing would be sent again after it reconnects: the
-  // page posts them instead (see below), so drop them.
+  // Moves sent or queued on it without an answer may or may not have reached the server: keep
+  // them, to send again when it is back. The extension would send the queued ones itself after
+  // reconnecting, and they would go twice: drop its queue.
   if (event.detail.socketWrapper) event.detail.socketWrapper.queue.length = 0;
+  for (const entry of awaiting) keepUnsent(entry.form);
+  awaiting.clear();
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
-  const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
-  if (!gameSocket || !move || form.tagName !== "FORM") return;
+  const move = moveOf(form);
+  if (!move) return;
+  if (unsent.includes(form)) {
+    event.preventDefault(); // it is sent when the server is back (see above)
+    return;
+  }
+  if (!gameSocket) return;
   event.preventDefault();
+  if (stalled.delete(form)) showConnection(); // a socket is back: it goes over that instead
   // A form is sent once, as htmx does for a form's posts: a double click rolls once (the answer
   // replaces the form). Other forms go at once: two dice tapped quickly are both held.
   if (form.dataset.sent) return;
   form.dataset.sent = "1";
-  const fields = { ...Object.fromEntries(new FormData(form)), move: move[1] };
+  const fields = { ...Object.fromEntries(new FormData(form)), move };
+  const entry = { form, socket: gameSocket };
+  awaiting.add(entry);
   gameSocket.send(JSON.stringify(fields), form);
   // A socket that died without closing swallows what is sent: without any answer in a few
-  // seconds, reconnect it and post the move (a move that did arrive is refused as stale).
-  const socket = gameSocket;
-  const sentAt = performance.now();
+  // seconds, reconnect it and post the move (a move that did arrive is refused as stale). The
+  // server has not been reached meanwhile, which the page says until the post ends.
   setTimeout(() => {
-    if (answered > sentAt) return;
-    if (gameSocket === socket) {
+    if (!awaiting.delete(entry)) return; // answered, or kept when the socket closed
+    if (gameSocket === entry.socket) {
       gameSocket = null; // until it opens again
-      socket.reconnect();
+      entry.socket.reconnect();
     }
-    if (form.isConnected) {
-      delete form.dataset.sent;
-      form.requestSubmit();
-    }
+    delete form.dataset.sent;
+    if (!form.isConnected) return;
+    stalled.add(form);
+    showConnection();
+    form.requestSubmit();
   }, ANSWER_WAIT_MS);
+});
+// A post that cannot reach the server: no answer at all, no answer in time, or the proxy's
+// "bad gateway" / "unavailable" / "gateway timeout" while the server is down behind it.
+function postFailed(event) {
+  const form = event.detail.elt;
+  if (!moveOf(form)) return;
+  const status = event.detail.xhr && event.detail.xhr.status;
+  if (event.type === "htmx:responseError" && ![502, 503, 504].includes(status)) return;
+  keepUnsent(form);
+}
+for (const name of ["htmx:sendError", "htmx:timeout", "htmx:responseError"]) {
+  document.addEventListener(name, postFailed);
+}
+// Before any of those: a failure keeps the form (above) in the same turn of the loop, no flicker.
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (stalled.delete(event.detail.elt)) showConnection();
+});
+document.addEventListener("htmx:wsAfterMessage", showConnection); // a redraw may answer one too
+document.addEventListener("htmx:configRequest", (event) => {
+  if (moveOf(event.detail.elt)) event.detail.timeout = POST_WAIT_MS;
 });
 
 // A pushed or answered redraw replaces the buttons it contains; keep the keyboard focus on the
