@@ -233,13 +233,14 @@ document.addEventListener("htmx:beforeRequest", (event) => {
     form.requestSubmit();
   }, ANSWER_WAIT_MS);
 });
-// A post that cannot reach the server: no answer at all, no answer in time, or the proxy's
-// "bad gateway" / "unavailable" / "gateway timeout" while the server is down behind it.
+// A post that cannot reach the server: no answer at all, no answer in time, or the proxy's "bad
+// gateway" / "gateway timeout" while the server is down behind it. Not a 503: the server itself
+// answers that when a move must wait (the computer's table is not ready), with its reason.
 function postFailed(event) {
   const form = event.detail.elt;
   if (!moveOf(form)) return;
   const status = event.detail.xhr && event.detail.xhr.status;
-  if (event.type === "htmx:responseError" && ![502, 503, 504].includes(status)) return;
+  if (event.type === "htmx:responseError" && ![502, 504].includes(status)) return;
   keepUnsent(form);
 }
 for (const name of ["htmx:sendError", "htmx:timeout", "htmx:responseError"]) {
