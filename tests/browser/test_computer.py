@@ -45,3 +45,25 @@ def test_a_whole_game_against_the_computer(page: Page, base, strength, strategy_
     else:
         winner = "You" if you > computer else NAMES[strength]
         expect(page.get_by_text(f"Winner: {winner}")).to_be_visible()
+
+
+def test_a_move_while_the_computer_is_getting_ready_says_so(
+    page: Page, base, strategy_tables, tmp_path, monkeypatch
+):
+    """After a restart without its table, the computer cannot take its turn: the person's move is
+    refused (503) and the page says why, rather than doing nothing."""
+    from games import advice
+    from games.strategy import storage
+
+    page.goto(base + "/")
+    page.get_by_role("radio", name=re.compile("Perfect computer")).check()
+    page.get_by_role("button", name="Play the computer").click()
+    roll = page.get_by_role("button", name=re.compile(r"^Roll"))
+    roll.click()
+    expect(roll).to_have_text("Roll again (2 left)")
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))  # no table there: "getting ready"
+    monkeypatch.setattr(advice, "_solve_in_background", lambda *args: None, raising=False)
+    page.get_by_role("link", name=re.compile("would score")).first.click()
+    page.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+    expect(page.get_by_role("alert")).to_contain_text("The computer is still getting ready")
+    assert [card.turns_played for card in Game.objects.get().state().cards] == [0, 0]
