@@ -395,9 +395,7 @@ class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
 ANSWER = "<!-- answer -->"
 MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
-# Close codes (RFC 6455): a frame that is not a move; more frames than a person sends.
-CLOSE_INVALID = 1007
-CLOSE_POLICY = 1008
+CLOSE_INVALID = 1007  # RFC 6455: a frame that is not a move
 
 
 def parse_move(text: str | None) -> dict | None:
@@ -438,8 +436,7 @@ def csrf_matches(token: str, cookie: str) -> bool:
     """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
     middleware checks a post (with its helpers: a socket has no request to give it).
 
-    The socket's origin is checked when it opens, but only by host name: this is what stops a
-    page on another port or scheme of the same host from playing with the visitor's cookies.
+    The socket's whole origin is also checked when it opens (``games.sockets``).
     """
     try:
         csrf._check_token_format(token)
@@ -529,8 +526,10 @@ def page_alive(channel: str, process: str, game_id: str, visitor: str | None) ->
     stopped (a server that crashed); True if a seat came or went."""
     if visitor:
         presence.open_page(channel, process, visitor, game_id)
-    presence.lapse(game_id)
-    return presence.refresh_seats(game_id)
+    if presence.lapse(game_id):
+        return presence.refresh_seats(game_id)  # everyone's: whose pages were those?
+    # Only this seat's copy moves on (a watcher's page changes nothing).
+    return bool(visitor) and presence.refresh_seats(game_id, visitor)
 
 
 def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
@@ -679,15 +678,12 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """A move from this page (its forms send over the socket while it is open): answer it.
 
         Nothing that is not a move of a seat is rendered: a watcher's frames are dropped (its
-        page has no controls), a malformed frame or one over the page's budget closes the socket.
+        page has no controls), and so are frames over the page's budget; a malformed frame
+        closes the socket.
         """
-        if self.refused:
-            return  # closing: what is still in flight is dropped
-        if not self.frames.take():
-            self.refused = True
-            await self.close(code=CLOSE_POLICY)
-            return
-        if self.watching:
+        if self.refused or not self.frames.take() or self.watching:
+            # Over the budget (no page taps that fast) the frame is dropped, not the socket: a
+            # real page whose move goes unanswered posts it after 3 s and reconnects.
             return
         data = parse_move(text_data)
         if data is None:

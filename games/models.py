@@ -207,6 +207,9 @@ class OpenPage(models.Model):
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
     until = models.DateTimeField()
 
+    class Meta:
+        indexes = [models.Index(fields=["game", "until"], name="open_pages_by_game")]
+
     def __str__(self) -> str:
         return f"page of {self.visitor} on {self.game_id or 'the lobby'}"
 

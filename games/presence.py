@@ -14,6 +14,8 @@ from __future__ import annotations
 import socket
 from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.db import transaction
 from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -25,26 +27,26 @@ PRESENCE_WINDOW = timedelta(seconds=60)
 
 
 def process_name(scope: dict) -> str:
-    """The socket server holding this page: its host and port, the same again after a restart.
+    """The socket server holding this page, named the same again after a restart: the host
+    setting ``SOCKET_SERVER_ID`` (for a container whose host name changes), else this machine's
+    name and the address it listens on.
 
-    (Several ``uvicorn --workers`` on one port share a name: each forgets the others' pages when
-    it starts, and their heartbeats bring them back within one beat.)
+    Several ``uvicorn --workers`` on one address share a name: each forgets the others' pages
+    when it starts, which show as away until their next heartbeat (20 s) counts them again.
     """
-    server = scope.get("server") or ("", "")
-    return f"{socket.gethostname()}:{server[1]}"
+    if settings.SOCKET_SERVER_ID:
+        return settings.SOCKET_SERVER_ID
+    host, port = scope.get("server") or ("", None)  # a Unix socket's: (its path, None)
+    return f"{socket.gethostname()}:{host}:{port}"
 
 
 def open_page(channel: str, process: str, visitor: str, game_id: str | None) -> None:
     """Count this page as open now (again, after a heartbeat, even if it was forgotten)."""
-    OpenPage.objects.update_or_create(
-        channel=channel,
-        defaults={
-            "process": process,
-            "visitor": visitor,
-            "game_id": game_id,
-            "until": timezone.now() + PRESENCE_WINDOW,
-        },
-    )
+    until = timezone.now() + PRESENCE_WINDOW
+    if not OpenPage.objects.filter(channel=channel).update(until=until):
+        OpenPage.objects.create(
+            channel=channel, process=process, visitor=visitor, game_id=game_id, until=until
+        )
 
 
 def close_page(channel: str) -> None:
@@ -57,9 +59,14 @@ def fresh_pages(now: datetime | None = None):
     return OpenPage.objects.filter(until__gt=now or timezone.now())
 
 
-def lapse(game_id: str | None) -> None:
-    """Forget the pages of this game (or of the lobby: None) whose heartbeat stopped."""
-    OpenPage.objects.filter(game_id=game_id, until__lte=timezone.now()).delete()
+def lapse(game_id: str | None) -> set[str]:
+    """Forget the pages of this game (or of the lobby: None) whose heartbeat stopped (their
+    server died); return whose they were. Only a read when there are none, as is usual."""
+    lapsed = OpenPage.objects.filter(game_id=game_id, until__lte=timezone.now())
+    visitors = set(lapsed.values_list("visitor", flat=True))
+    if visitors:
+        lapsed.delete()
+    return visitors
 
 
 def forget_process(process: str) -> list[str]:
@@ -74,8 +81,10 @@ def forget_process(process: str) -> list[str]:
 def refresh_seats(game_id: str, visitor: str | None = None) -> bool:
     """Copy the open pages of this game's online seats (one visitor's, or everyone's) onto the
     seats (``present_until``); True if a seat came or went."""
+    if not Game.objects.filter(pk=game_id, mode=Game.Mode.ONLINE).exists():
+        return False
     now = timezone.now()
-    seats = Seat.objects.filter(game_id=game_id, game__mode=Game.Mode.ONLINE).exclude(visitor="")
+    seats = Seat.objects.filter(game_id=game_id).exclude(visitor="")
     if visitor:
         seats = seats.filter(visitor=visitor)
     pages = fresh_pages(now).filter(game_id=OuterRef("game_id"), visitor=OuterRef("visitor"))
@@ -86,22 +95,25 @@ def copy_presence(rows: QuerySet, pages: QuerySet, until: str, now: datetime) ->
     """Copy how many ``pages`` each row has open (``connections``) and until when (the field
     ``until``) onto ``rows``, seats or players; True if one of them came or went.
 
-    One UPDATE statement reads the pages and writes the copy, so that of two pages closing at
-    once, the one written last has seen both go.
+    The rows are locked first: on PostgreSQL an UPDATE sees what was committed when it started,
+    so of two pages closing at once on two servers, the copy written last could otherwise be the
+    one that had not seen the other page go.
     """
     here = Q(**{f"{until}__gt": now})
-    before = set(rows.filter(here).values_list("pk", flat=True))
     count = pages.order_by().values("visitor").annotate(n=Count("pk")).values("n")
     latest = pages.order_by("-until").values("until")[:1]
-    rows.update(
-        connections=Coalesce(Subquery(count), 0),
-        # No page open: away from now on (or since it went, if it was already away).
-        **{
-            until: Case(
-                When(Exists(pages), then=Subquery(latest)),
-                When(here, then=Value(now)),
-                default=F(until),
-            )
-        },
-    )
-    return before != set(rows.filter(here).values_list("pk", flat=True))
+    with transaction.atomic():
+        locked = rows.select_for_update().values_list("pk", until)
+        before = {pk for pk, was in locked if was is not None and was > now}
+        rows.update(
+            connections=Coalesce(Subquery(count), 0),
+            # No page open: away from now on (or since it went, if it was already away).
+            **{
+                until: Case(
+                    When(Exists(pages), then=Subquery(latest)),
+                    When(here, then=Value(now)),
+                    default=F(until),
+                )
+            },
+        )
+        return before != set(rows.filter(here).values_list("pk", flat=True))

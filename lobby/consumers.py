@@ -50,6 +50,9 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
         return html
 
 
+CLOSE_NO_TABLE = 4404  # an application's close code (4000-4999): "no such table"
+
+
 def table_found(scope: dict, code: str) -> bool:
     """Whether this socket's code finds a live table: looked up as the table's page looks it up,
     a code that finds none counting toward the same limits on guesses."""
@@ -136,7 +139,11 @@ class TableConsumer(PresenceConsumer):
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.groups_of_page = (notify.table_group(self.code),)
         if not await database_sync_to_async(table_found)(self.scope, self.code):
-            await self.close()  # 403: a socket must not tell a guesser which codes are in use
+            # Opened, then closed with a code the page does not reconnect on: a handshake
+            # refused (403) would be tried again every second, each try one more wrong code
+            # counted against the visitor's address (a tab left open after its table expired).
+            await self.accept()
+            await self.close(code=CLOSE_NO_TABLE)
             return
         await super().connect()
 

@@ -25,11 +25,11 @@ def arrive(channel: str, process: str, visitor: str) -> bool:
 
 
 def touch(channel: str, process: str, visitor: str) -> bool:
-    """Heartbeat of an open page: stay online while any page is open (True: someone came or
-    went)."""
+    """Heartbeat of an open page: stay online while any page is open, and take offline the
+    players whose pages' server died (True: someone came or went)."""
     presence.open_page(channel, process, visitor, None)
-    presence.lapse(None)
-    return refresh_player(visitor)
+    went = [refresh_player(lapsed) for lapsed in presence.lapse(None)]  # their server died
+    return refresh_player(visitor) or any(went)
 
 
 def depart(channel: str, visitor: str) -> bool:

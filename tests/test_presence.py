@@ -94,5 +94,17 @@ def test_a_lobby_heartbeat_lapses_pages_whose_server_died(game):
     lobby_presence.arrive("ana-lobby", "dead:1", "ana")
     lobby_presence.arrive("bo-lobby", "alive:1", "bo")
     OpenPage.objects.filter(channel="ana-lobby").update(until=timezone.now() - timedelta(seconds=1))
-    lobby_presence.touch("bo-lobby", "alive:1", "bo")
+    assert [p.name for p in Player.objects.online()] == ["Ana", "Bo"]
+    assert lobby_presence.touch("bo-lobby", "alive:1", "bo") is True  # the lobby redraws
     assert not OpenPage.objects.filter(channel="ana-lobby").exists()
+    assert [p.name for p in Player.objects.online()] == ["Bo"]
+
+
+def test_a_socket_server_is_named_the_same_across_restarts(settings):
+    scope = {"server": ("127.0.0.1", 8101)}
+    assert presence.process_name(scope) == presence.process_name(dict(scope))
+    assert presence.process_name(scope) != presence.process_name({"server": ("127.0.0.1", 8102)})
+    unix = presence.process_name({"server": ("/run/yahtzee/ws1.sock", None)})
+    assert unix != presence.process_name({"server": ("/run/yahtzee/ws2.sock", None)})
+    settings.SOCKET_SERVER_ID = "ws-1"  # a container whose host name changes on every start
+    assert presence.process_name(scope) == "ws-1"

@@ -159,16 +159,24 @@ async def test_a_table_page_without_a_name_does_not_redraw_the_lobby():
     await watcher.disconnect()
 
 
-async def test_a_table_socket_does_not_tell_a_guesser_which_codes_are_in_use():
+async def no_table(path: str, visitor: str) -> bool:
+    """Whether the socket was closed at once as one of no table (a code the page does not try
+    again: a refused handshake would be retried every second, each try counted as a guess)."""
+    socket, connected = await open_socket(path, SAME_SITE, visitor)
+    assert connected
+    return await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_a_table_socket_does_not_tell_a_guesser_which_codes_are_in_use(monkeypatch):
     """The table's page answers a wrong code with 404 and counts it toward the limit on guesses;
     so does its socket, which once sent the seats of any code that had a table, unlimited."""
+    monkeypatch.setattr(lobby, "rate_window", lambda: 1)  # all in one minute of the limits
     _game_id, code = await online_game_and_table()
     for guess in range(10):
-        _socket, connected = await open_socket(f"/ws/table/NOPE{guess:02}/", SAME_SITE, "guesser")
-        assert not connected
+        assert await no_table(f"/ws/table/NOPE{guess:02}/", "guesser")
     # Past the limit even a code in use finds nothing: the answers stop telling codes apart.
-    _socket, connected = await open_socket(f"/ws/table/{code}/", SAME_SITE, "guesser")
-    assert not connected
+    assert await no_table(f"/ws/table/{code}/", "guesser")
     socket, connected = await open_socket(f"/ws/table/{code}/", SAME_SITE, "someone")
     assert connected
+    assert "Players (1 of 6)" in await socket.receive_from(timeout=5)
     await socket.disconnect()

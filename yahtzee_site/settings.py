@@ -289,6 +289,11 @@ MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
 if MOVE_THREADS < 0:
     raise HostSettingError("MOVE_THREADS is a number of threads: 0 or more")
 
+# The name of this WebSocket server, the same across its restarts, so that a restarted one forgets
+# the pages its killed run left counted (games.presence): by default the host name and the address
+# it listens on. Set it where the host name changes on every start (containers).
+SOCKET_SERVER_ID = os.environ.get("SOCKET_SERVER_ID", "")
+
 # Online games: how long a player whose page closed may stay away before the others may go on
 # without them (or end the game).
 AWAY_GRACE_SECONDS = int(os.environ.get("AWAY_GRACE_SECONDS", "120"))
