@@ -80,10 +80,12 @@ def choose_name(request: HttpRequest) -> HttpResponse:
     """Go online under a display name."""
     try:
         visitor, name = visitor_id(request, create=True), request.POST.get("name", "")
+        first_name = services.player_of(visitor) is None
         services.go_online(visitor, name, address=client_address(request))
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
-    rotate_session_key(request)
+    if first_name:  # a new identity online; a rename keeps the key (see rotate_session_key)
+        rotate_session_key(request)
     return redirect("lobby:lobby")
 
 
@@ -167,8 +169,9 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
 @require_POST
 def join_table(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat at the table (choosing a name first if needed)."""
-    visitor, address = visitor_id(request, create=True), client_address(request)
+    address = client_address(request)
     try:
+        visitor = visitor_id(request, create=True)
         services.look_up_table(visitor, code, address=address)  # see start_table
         if request.POST.get("name") and services.player_of(visitor) is None:
             services.go_online(visitor, request.POST["name"], address=address)

@@ -42,7 +42,7 @@ def test_going_online_gives_the_identity_a_fresh_key():
     assert victim.post("/online/name/", {"name": "Ana"}).status_code == 302
 
     assert session_key(victim) != key
-    assert not SESSIONS().exists(key)  # the old key is gone, not merely left behind
+    assert SESSIONS(key).get("visitor") is None  # the old key is emptied of the identity
     # The planted key no longer carries the identity that went online...
     assert "Choose a name to go online" in attacker.get("/online/").text
     assert attacker.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 403
@@ -79,7 +79,7 @@ def test_a_new_identity_never_takes_a_key_the_browser_was_given():
     game = started_game(browser)
 
     assert session_key(browser) != store.session_key
-    assert not SESSIONS().exists(store.session_key)
+    assert SESSIONS(store.session_key).get("visitor") is None
     assert browser.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 302
 
 
@@ -91,3 +91,66 @@ def test_a_player_keeps_the_key_while_playing():
     client.post(f"/game/{game.id}/roll/", {"step": 0})
     client.get("/")
     assert session_key(client) == key
+
+
+def online(client: Client) -> str:
+    """What the lobby says of this browser: its name, or that it has none."""
+    page = client.get("/online/").text
+    return "online as Ana" if "You are online as Ana" in page else "no name"
+
+
+def test_a_request_sent_with_the_old_key_leaves_the_browser_its_identity():
+    """Another tab's playback, sent before the answer that rotated the key came back."""
+    browser = Client()
+    game = started_game(browser)
+    in_flight = planted(session_key(browser))
+
+    browser.post("/online/name/", {"name": "Ana"})
+    late = in_flight.get(f"/game/{game.id}/?at=1", headers={"HX-Request": "true"})
+    browser.cookies.update(late.cookies)  # the browser takes whatever cookie that answer sets
+
+    assert late.status_code == 200
+    assert settings.SESSION_COOKIE_NAME not in late.cookies
+    assert online(browser) == "online as Ana"
+    assert f"/game/{game.id}/" in browser.get("/").text
+
+
+def test_a_second_press_with_the_old_key_does_not_replace_the_identity():
+    """Go online pressed twice: the second post carries the key the first one replaced."""
+    browser = Client()
+    started_game(browser)
+    in_flight = planted(session_key(browser))
+
+    browser.post("/online/name/", {"name": "Ana"})
+    second = in_flight.post("/online/name/", {"name": "Ana"})
+    browser.cookies.update(second.cookies)
+
+    assert second.status_code == 409
+    assert "Reload it and try again" in second.text
+    assert settings.SESSION_COOKIE_NAME not in second.cookies
+    assert online(browser) == "online as Ana"
+    assert Player.objects.count() == 1
+
+
+def test_the_replaced_key_lasts_a_minute_and_holds_no_identity():
+    browser = Client()
+    started_game(browser)
+    key = session_key(browser)
+    browser.post("/online/name/", {"name": "Ana"})
+
+    old = SESSIONS(key)
+    assert old.get("visitor") is None
+    assert 0 < old.get_expiry_age() <= 60
+    # Whoever holds it (whoever planted it) cannot take a new identity with it meanwhile.
+    assert planted(key).post("/online/name/", {"name": "Mallory"}).status_code == 409
+    assert not Player.objects.filter(name="Mallory").exists()
+
+
+def test_a_new_name_keeps_the_key():
+    """Only the first name rotates the key: renaming leaves other tabs' requests alone."""
+    browser = Client()
+    browser.post("/online/name/", {"name": "Ana"})
+    key = session_key(browser)
+    assert browser.post("/online/name/", {"name": "Ana Maria"}).status_code == 302
+    assert session_key(browser) == key
+    assert Player.objects.get().name == "Ana Maria"
