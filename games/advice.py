@@ -1,10 +1,12 @@
 """The site's door to the strategy engine: loads each table once, never builds one in a request.
 
-The tables are built beside the server (`manage.py solve --if-missing`, which `scripts/serve` runs
-in the background at start); until a table is there, pages say the computer is getting ready. A
-table that is there but damaged (``storage.load_table`` checks its checksum and its values) is
-treated as missing: it is logged, and this process starts that same command in the background,
-once. The first request after the rebuilt file is in place loads it: no restart needed.
+The tables are built beside the server by `manage.py solve --if-missing`; until a table is there,
+pages say the computer is getting ready. `scripts/serve` runs that command at start, and a server
+started otherwise (systemd, after an upgrade to a new table format) need not wait for someone to:
+the first time this process finds a table missing, or there but damaged (``storage.load_table``
+checks its checksum and its values), it logs so and starts that same command in the background,
+once. The command's lock beside the table makes a second builder wait, then find the table there.
+The first request after the built file is in place loads it: no restart needed.
 """
 
 from __future__ import annotations
@@ -44,14 +46,18 @@ def advisor(multiple_yahtzees: bool = True) -> Advisor | None:
             return _advisors[file]
         try:
             status = file.stat()
+        except FileNotFoundError:
+            _missing(multiple_yahtzees, directory, file)
+            return None
         except OSError:
-            return None  # not built yet
+            return None  # unreadable: a solve could not write there either
         seen = (status.st_ino, status.st_size, status.st_mtime_ns)
         if _refused.get(file) == seen:
             return None  # the same damaged file: a stat per request, not a read and a checksum
         try:
             loaded = Advisor.load(multiple_yahtzees, directory, build_if_missing=False)
-        except FileNotFoundError:
+        except FileNotFoundError:  # removed since the stat
+            _missing(multiple_yahtzees, directory, file)
             return None
         except storage.DamagedTable as damage:
             _refused[file] = seen
@@ -64,6 +70,15 @@ def advisor(multiple_yahtzees: bool = True) -> Advisor | None:
 def bot_can_play(bot: str, multiple_yahtzees: bool = True) -> bool:
     """Whether this computer strength can play now (the greedy beginner needs no table)."""
     return bot not in NEEDS_TABLE or is_ready(multiple_yahtzees)
+
+
+def _missing(multiple_yahtzees: bool, directory: Path, file: Path) -> None:
+    """Have a missing table built in the background, the first time this process misses it."""
+    if file in _rebuilt:  # being built, or its build failed (logged): a stat per request, no more
+        return
+    _rebuilt.add(file)
+    logger.warning("Strategy table %s missing; building it in the background", file)
+    _solve_in_background(multiple_yahtzees, directory)
 
 
 def _damaged(multiple_yahtzees: bool, directory: Path, file: Path, damage: Exception) -> None:
@@ -79,7 +94,9 @@ def _damaged(multiple_yahtzees: bool, directory: Path, file: Path, damage: Excep
 def _solve_in_background(multiple_yahtzees: bool, directory: Path) -> None:
     """Start `manage.py solve --if-missing` for one variant, as `scripts/serve` does at start.
 
-    A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads.
+    A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads. If
+    another solve of this table is running (`scripts/serve`'s, another server process's), this one
+    waits on the table's lock and then finds the table there: one build, not two.
     """
     command = [
         sys.executable,

@@ -1,6 +1,7 @@
-"""A damaged strategy table: refused on load, never rebuilt in a request, rebuilt beside the server.
+"""A missing or damaged strategy table: never built in a request, built beside the server.
 
-Each test copies the session's good tables into a directory of its own and damages the copy.
+Each test copies the session's good tables into a directory of its own and damages the copy, or
+starts from an empty one (an upgrade to a new table format, a first start).
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def rolled_game(multiple_yahtzees: bool = True):
 
 
 @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
-def test_a_damaged_table_is_refused_on_load(table_dir, strategy_tables, damage):
+def test_a_damaged_table_is_refused_on_load(table_dir, strategy_tables, rebuilds, damage):
     damage(table_path(True, table_dir), strategy_tables[True].table)
     # A ValueError, not FileNotFoundError: the site tells a damaged table from a missing one.
     with pytest.raises(ValueError):
@@ -171,6 +172,55 @@ def test_a_hint_with_a_damaged_table_says_getting_ready(
     assert file.read_bytes() == damaged  # no request built (or rebuilt) the table
     assert len([r for r in caplog.records if r.name == "games.advice"]) == 1  # logged once
     assert rebuilds == [(True, table_dir)]  # and one rebuild asked of the background
+
+
+def ask_for_a_hint(client) -> str:
+    return hint(rolled_game())
+
+
+def look_at_the_home_page(client) -> str:
+    return client.get("/").text
+
+
+def start_a_computer_game(client) -> str:
+    response = client.post("/new/", {"mode": "computer", "strength": "optimal"})
+    assert response.status_code == 409
+    return response.content.decode()
+
+
+FIRST_REQUESTS = [ask_for_a_hint, look_at_the_home_page, start_a_computer_game]
+
+
+@pytest.mark.parametrize("first", FIRST_REQUESTS, ids=lambda request: request.__name__)
+def test_a_missing_table_is_built_in_the_background_once(
+    tmp_path, monkeypatch, strategy_tables, rebuilds, first
+):
+    """After an upgrade to a new table format (or on a first start without scripts/serve) the
+    first request that needs the table has it built beside the server; none builds it itself."""
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))  # no table of this format here
+    client = client_for()
+    assert "getting ready" in first(client)
+    assert rebuilds == [(True, tmp_path)]
+    for request in FIRST_REQUESTS:
+        assert "getting ready" in request(client)
+    assert rebuilds == [(True, tmp_path)]  # once, however many requests ask
+    assert list(tmp_path.iterdir()) == []  # no request built (or began) the table
+    game = rolled_game()
+    storage.save_table(strategy_tables[True].table, table_path(True, tmp_path))  # the solve's end
+    best = strategy_tables[True].options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
+    assert f"<strong>{best[1]:.1f}</strong>" in hint(game)  # used without a restart
+    assert "getting ready" not in client.get("/").text
+    assert client.post("/new/", {"mode": "computer", "strength": "optimal"}).status_code == 302
+    assert rebuilds == [(True, tmp_path)]
+
+
+def test_each_rules_variant_has_its_missing_table_built_once(tmp_path, monkeypatch, rebuilds):
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
+    for _ in range(2):
+        assert GETTING_READY in hint(rolled_game(multiple_yahtzees=False))
+    assert rebuilds == [(False, tmp_path)]
+    assert GETTING_READY in hint(rolled_game(multiple_yahtzees=True))
+    assert rebuilds == [(False, tmp_path), (True, tmp_path)]
 
 
 def test_with_a_damaged_table_the_computer_waits_as_for_a_missing_one(
@@ -239,7 +289,7 @@ def test_solve_if_missing_rebuilds_a_damaged_table(table_dir, strategy_tables, f
 
 
 def test_a_table_from_before_checksums_is_built_anew(
-    tmp_path, monkeypatch, strategy_tables, fake_build
+    tmp_path, monkeypatch, strategy_tables, fake_build, rebuilds
 ):
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
     for multiple, name in storage.VARIANT_NAMES.items():

@@ -47,8 +47,9 @@ class Command(BaseCommand):
         for name in names:
             multiple = VARIANTS[name]
             file = table_path(multiple, options["dir"])
-            # One solve at a time across processes: serving's solve at start and a server's
-            # rebuild of a damaged table may overlap, and the second then finds the table there.
+            # One solve at a time across processes: serving's solve at start and a server's build
+            # of a table it found missing or damaged may overlap; the second waits here, then
+            # finds the table there (--if-missing) and exits without solving it again.
             with storage.build_lock(file):
                 if options["if_missing"] and self._sound(name, file):
                     self.stdout.write(f"The {name} table is ready at {file}")
