@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 
@@ -18,16 +17,25 @@ BOT_CHOICES = [(bot, _(name)) for bot, name in BOT_NAMES.items()]
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
 # default-ignorable code points of other categories (Hangul fillers, the combining grapheme
-# joiner, Khmer inherent vowels, Mongolian selectors) and the braille blank. A name made of them,
-# or padded with them ("Ana" + U+3164), looks empty or like someone else's.
-BLANK_CHARACTERS = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
-)
+# joiner, Khmer inherent vowels) and the braille blank. A name made of them, or padded with them
+# ("Ana" + U+3164), looks empty or like someone else's.
+BLANK_CHARACTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
-# Variation selectors choose how the character before them is drawn (a heart in colour); after
-# a letter they draw nothing. Allowed after symbols and the keycap characters only.
-VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+# Zero-width non-joiner and joiner: Persian, the Indic scripts and emoji sequences need them
+# between two characters (Persian "Ali" ZWNJ "zadeh", woman ZWJ laptop). At an end, doubled or
+# beside a space they only hide.
+JOINERS = frozenset("\u200c\u200d")
+# Variation selectors choose how the character before them is drawn; after any other character
+# they draw nothing. The emoji and standardized ones go after symbols and the keycap characters
+# (a heart in colour), the Mongolian free variation selectors after Mongolian letters, the
+# ideographic ones after Han characters (one family's way of writing 葛).
+EMOJI_SELECTORS = re.compile("[\ufe00-\ufe0f]")
+MONGOLIAN_SELECTORS = frozenset("\u180b\u180c\u180d\u180f")
+IDEOGRAPHIC_SELECTORS = re.compile("[\U000e0100-\U000e01ef]")
+HAN_NAMES = ("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH")
 KEYCAP_BASES = frozenset("0123456789#*")
+# What draws: letters, marks on them, numbers, punctuation and symbols (":)" is a name too).
+VISIBLE_CLASSES = frozenset("LMNPS")
 # Nonspacing and enclosing marks in a row on one letter: Tibetan writes three (sgrub, "སྒྲུབ");
 # more pile up over the lines around the name.
 MAX_MARKS = 3
@@ -52,7 +60,7 @@ def clean_name(value: str) -> str:
         raise ValidationError(_("Names cannot contain control characters."), code="odd")
     if _has_invisible(name):
         raise ValidationError(_("Names cannot contain invisible characters."), code="invisible")
-    if not any(kind[0] in "LNS" for kind in categories):
+    if not any(kind[0] in "LNPS" for kind in categories):
         raise ValidationError(
             _("Names need at least one visible letter, number or symbol."), code="blank"
         )
@@ -70,15 +78,43 @@ def clean_name(value: str) -> str:
 
 def _has_invisible(name: str) -> bool:
     """True if some character of the name draws as nothing."""
-    for before, character in itertools.pairwise(" " + name):
-        if unicodedata.category(character) in INVISIBLE_CATEGORIES:
-            return True
-        if character in BLANK_CHARACTERS:
-            return True
-        takes_variation = unicodedata.category(before)[0] == "S" or before in KEYCAP_BASES
-        if VARIATION_SELECTORS.fullmatch(character) and not takes_variation:
+    padded = f" {name} "
+    for before, character, after in zip(padded, padded[1:], padded[2:], strict=False):
+        if character in JOINERS:
+            hidden = not (_draws(before) and _draws(after))
+        elif _is_selector(character):
+            hidden = not _takes_selector(before, character)
+        else:
+            hidden = (
+                unicodedata.category(character) in INVISIBLE_CATEGORIES
+                or character in BLANK_CHARACTERS
+            )
+        if hidden:
             return True
     return False
+
+
+def _draws(character: str) -> bool:
+    """True for a character a joiner may stand beside (a blank one is refused in its own turn)."""
+    return unicodedata.category(character)[0] in VISIBLE_CLASSES
+
+
+def _is_selector(character: str) -> bool:
+    return (
+        character in MONGOLIAN_SELECTORS
+        or EMOJI_SELECTORS.fullmatch(character) is not None
+        or IDEOGRAPHIC_SELECTORS.fullmatch(character) is not None
+    )
+
+
+def _takes_selector(before: str, selector: str) -> bool:
+    """True if this variation selector changes how the character before it is drawn."""
+    if selector in MONGOLIAN_SELECTORS:
+        return unicodedata.name(before, "").startswith("MONGOLIAN LETTER")
+    if IDEOGRAPHIC_SELECTORS.fullmatch(selector):
+        # After NFC the compatibility block keeps only its dozen unified ideographs (U+FA0E...).
+        return unicodedata.name(before, "").startswith(HAN_NAMES)
+    return unicodedata.category(before)[0] == "S" or before in KEYCAP_BASES
 
 
 class SoloGameForm(forms.Form):
