@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import re
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 from django.conf import settings
@@ -39,7 +40,16 @@ def client_address(request: HttpRequest) -> str:
     return str(remote)
 
 
+# An address some proxies write with the client's port: "203.0.113.7:5678" or
+# "[2001:db8::1]:443". Read as they stand, these are no address, and the proxy's own (loopback)
+# address would be counted instead: exempt, so every limit by address would be off. A bare IPv6
+# address has more than one colon and keeps its last group.
+WITH_PORT = re.compile(r"\[(?P<v6>[0-9A-Fa-f:.]+)\](?::\d{1,5})?|(?P<v4>[\d.]+):\d{1,5}")
+
+
 def _address(text: str) -> IPv4Address | IPv6Address | None:
+    if ported := WITH_PORT.fullmatch(text):
+        text = ported["v6"] or ported["v4"]
     try:
         ip = ipaddress.ip_address(text)
     except ValueError:

@@ -184,6 +184,20 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_limit(settings):
     )
 
 
+@pytest.mark.parametrize("written", [f"{HOME}:{{port}}", "[2001:db8::7]:{port}"])
+def test_a_proxy_that_writes_ports_leaves_the_limits_on(settings, written):
+    """Each connection has a port of its own: the limit is still the address's."""
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    limit = ADDRESS_RATE_LIMITS["lookup"]
+    statuses = [
+        browser(None, "127.0.0.1", X_Forwarded_For=written.format(port=40000 + n))
+        .get("/t/GUESS0/")
+        .status_code
+        for n in range(limit + 1)
+    ]
+    assert statuses == [404] * limit + [429]
+
+
 def test_one_ipv6_network_shares_a_limit():
     limit = ADDRESS_RATE_LIMITS["lookup"]
     for n in range(limit):
@@ -205,6 +219,18 @@ def test_one_ipv6_network_shares_a_limit():
         (["::1"], "::1", "2001:db8::5", "2001:db8::5"),
         (["127.0.0.1"], "::ffff:127.0.0.1", HOME, HOME),
         (["127.0.0.1"], "127.0.0.1", "not-an-address", "127.0.0.1"),
+        # Some proxies write the client's port too: the address is read without it.
+        (["127.0.0.1"], "127.0.0.1", f"{HOME}:5678", HOME),
+        (["127.0.0.1"], "127.0.0.1", f"192.0.2.1:1, {HOME}:5678", HOME),
+        (["127.0.0.1", "10.0.0.0/8"], "127.0.0.1", f"{HOME}:5678, 10.1.2.3:80", HOME),
+        (["127.0.0.1"], "127.0.0.1", "[2001:db8::1]:443", "2001:db8::1"),
+        (["127.0.0.1"], "127.0.0.1", "[2001:db8::1]", "2001:db8::1"),
+        (["127.0.0.1"], "127.0.0.1", "[::ffff:203.0.113.7]:443", HOME),
+        # A bare IPv6 address keeps its last group: it is no port.
+        (["127.0.0.1"], "127.0.0.1", "2001:db8::1:443", "2001:db8::1:443"),
+        (["127.0.0.1"], "127.0.0.1", "2001:db8:1:2:3:4:5:6", "2001:db8:1:2:3:4:5:6"),
+        (["127.0.0.1"], "127.0.0.1", f"{HOME}:port", "127.0.0.1"),
+        (["127.0.0.1"], "127.0.0.1", "[2001:db8::1]:443x", "127.0.0.1"),
     ],
 )
 def test_the_client_address(settings, trusted, remote, forwarded, client):
