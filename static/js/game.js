@@ -109,7 +109,10 @@ function showConnection() {
 // not newer than what the page shows (presence pushes carry no version and always apply).
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
   if (event.detail.message.startsWith(ANSWER)) {
-    awaiting.clear(); // the answer to this page's own moves (see below): shown
+    // The answer to this page's oldest move still waiting (see below; answers come in the order
+    // the moves were sent): shown. The others still wait for theirs.
+    const oldest = awaiting.values().next().value;
+    if (oldest) awaiting.delete(oldest);
     return;
   }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
@@ -130,8 +133,8 @@ const awaiting = new Set(); // moves sent over the socket and not answered yet: 
 
 // A move the server could not be reached for (its post failed, or its socket closed before the
 // answer) is kept, said at once ("Can't reach the server…"), and sent again, once, when the
-// server is back: when the socket reopens (live games) or every RETRY_MS (other games). The same
-// form goes again with the step the page showed, so a move that had arrived after all is refused
+// server is back: when the socket reopens (live games), else at the next try (every RETRY_MS).
+// The same form goes again with the step the page showed, so a move that had arrived after all is refused
 // as stale by the server instead of applied twice; and while a form waits it is not sent anew
 // (tapped again, it would be two copies on their way, one refused with its reason shown).
 const POST_WAIT_MS = 8000; // a move's post with no answer by then is taken as not arrived
@@ -151,12 +154,20 @@ function keepUnsent(form) {
   if (!unsent.includes(form)) unsent.push(form);
   form.classList.add("waiting"); // the tapped control looks pending until it goes (site.css)
   showConnection();
-  if (!document.querySelector("[ws-connect^='/ws/game/']") && !retryTimer) {
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      sendUnsent();
-    }, RETRY_MS);
+  if (!retryTimer) retryTimer = setTimeout(retryUnsent, RETRY_MS);
+}
+// Every RETRY_MS: a page without a game socket posts its waiting moves again; a live game's page
+// sends them once its socket is open, which it may already be (a half-open socket was replaced
+// while the move's post waited) or not yet (then the socket's opening sends them, see below).
+function retryUnsent() {
+  retryTimer = null;
+  if (!unsent.length) return;
+  const live = document.querySelector("[ws-connect^='/ws/game/']");
+  if (live && (!gameSocket || resendOnCatchUp)) {
+    retryTimer = setTimeout(retryUnsent, RETRY_MS);
+    return;
   }
+  sendUnsent();
 }
 // Forms a redraw has replaced are not sent: the page shows the game as it is now, a newer one
 // (the move had arrived, or the game moved on from another page).
