@@ -122,7 +122,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not all(advice.bot_can_play(bot) for bot in bots):
         form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))
         return _home(request, {mode: form}, status=409)
-    visitor = visitor_id(request, create=True)
+    try:
+        visitor = visitor_id(request, create=True)
+    except services.ActionRefused as refusal:  # posted with a session key just replaced
+        form.add_error(None, services.translate_refusal(refusal))
+        return _home(request, {mode: form}, status=refusal.status)
     if isinstance(form, ComputerGameForm):
         game = services.start_game(
             visitor, ["", ""], mode=Game.Mode.COMPUTER, bots={1: form.cleaned_data["strength"]}

@@ -154,3 +154,18 @@ def test_a_new_name_keeps_the_key():
     assert browser.post("/online/name/", {"name": "Ana Maria"}).status_code == 302
     assert session_key(browser) == key
     assert Player.objects.get().name == "Ana Maria"
+
+
+def test_a_game_started_with_the_old_key_is_refused_with_its_reason():
+    """A home page's Start pressed with a key just replaced (another tab went online): no 500."""
+    browser = Client()
+    started_game(browser)
+    in_flight = planted(session_key(browser))
+    browser.post("/online/name/", {"name": "Ana"})  # going online: the key is replaced
+
+    refused = in_flight.post("/new/", {"mode": "solo", "multiple_yahtzees": "on"})
+
+    assert refused.status_code == 409
+    assert "Reload it and try again" in refused.text
+    assert settings.SESSION_COOKIE_NAME not in refused.cookies
+    assert Game.objects.count() == 1  # only the one started before
