@@ -5,4 +5,12 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401 (registers the deployment checks)
+        from games import (
+            checks,  # noqa: F401 (registers the deployment checks)
+            consumers,
+            events,
+        )
+
+        # The live layer listens to what the services announce (games.events).
+        events.game_changed.connect(consumers.on_game_changed, dispatch_uid="live-game")
+        events.group_message.connect(consumers.on_group_message, dispatch_uid="live-group")

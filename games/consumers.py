@@ -31,28 +31,25 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connections
-from django.middleware import csrf
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from games import presence, presenters, services
+from games.live.csrf import CSRF_SLOT, csrf_matches, fill_csrf, masked
+from games.live.pages import (
+    HEARTBEAT_SECONDS,
+    LeavesOnce,
+    group_name,
+    page_of,
+    presence_message,
+)
 from games.models import Game, Seat
 from games.rules import IllegalMove
-from games.sockets import language_of
 
 logger = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 20
 SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a message
-# A page opening or closing changes only the status (who is here, the away countdown): redrawing
-# more would wipe a box the player to move has just selected.
-PRESENCE_PARTS = ["status"]
-
-
-def group_name(game_id: str) -> str:
-    """The Channels group of a game."""
-    return f"game-{game_id}"
 
 
 class _Here(threading.local):
@@ -128,12 +125,6 @@ async def _deliver(layer, group: str, message: dict) -> None:
         await asyncio.sleep(0)
 
 
-# Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
-# the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
-# The message names it, so a process can fill what another one rendered.
-CSRF_SLOT = secrets.token_hex(16)
-
-
 def game_changed(
     game_id: str,
     parts: Iterable[str] = ("game",),
@@ -160,6 +151,16 @@ def game_changed(
         return
     for group, message in messages:
         broadcast(group, message)
+
+
+def on_game_changed(sender, *, game_id, parts, onlookers, game, mover, tab, **kwargs) -> None:
+    """``events.game_changed``: push the redraws to the game's open pages."""
+    game_changed(game_id, parts, onlookers, game=game, mover=mover, tab=tab)
+
+
+def on_group_message(sender, *, group: str, message: dict, **kwargs) -> None:
+    """``events.group_message``: forward it to the group's open pages."""
+    broadcast(group, message)
 
 
 def redraws(
@@ -224,59 +225,6 @@ def render_context(game: Game, visitor: str | None, page: dict, message: dict) -
     if not context["can_play"]:
         parts = message.get("onlookers", parts)
     return presenters.render_parts(context, parts)
-
-
-# Masking draws its 32 characters from one read of the system's random source: Django's own
-# (``csrf._mask_cipher_secret``) reads it once per character, 32 system calls, on every page's
-# every push. Bytes from 248 up are skipped so that every character is as likely.
-CSRF_CHARS = csrf.CSRF_ALLOWED_CHARS
-CSRF_CHAR_INDEX = {char: index for index, char in enumerate(CSRF_CHARS)}
-UNBIASED_BYTES = 256 - 256 % len(CSRF_CHARS)
-
-
-def masked(secret: str) -> str:
-    """The page's CSRF secret freshly masked, as Django masks it anew in every response.
-
-    Socket frames are compressed, and a token that never changed, sent beside names other
-    players chose, could be read back from the frames' sizes (as in the BREACH attack). The
-    token is made as Django makes it (a random mask, then the secret shifted by it character by
-    character), so Django's CSRF check accepts it.
-    """
-    if len(secret) != csrf.CSRF_SECRET_LENGTH:
-        return secret  # none (or not a secret Django made): the forms will be refused anyway
-    try:
-        csrf._check_token_format(secret)
-    except csrf.InvalidTokenFormat:
-        return secret
-    mask: list[int] = []
-    while len(mask) < csrf.CSRF_SECRET_LENGTH:
-        drawn = secrets.token_bytes(csrf.CSRF_SECRET_LENGTH + 8)
-        mask += [byte % len(CSRF_CHARS) for byte in drawn if byte < UNBIASED_BYTES]
-    mask = mask[: csrf.CSRF_SECRET_LENGTH]
-    shifted = (
-        CSRF_CHARS[(CSRF_CHAR_INDEX[char] + step) % len(CSRF_CHARS)]
-        for char, step in zip(secret, mask, strict=True)
-    )
-    return "".join(CSRF_CHARS[step] for step in mask) + "".join(shifted)
-
-
-def fill_csrf(html: str, slot: str | None, token: str) -> str:
-    """A shared redraw with this page's own CSRF token in its forms."""
-    if not slot:
-        return html
-    return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
-
-
-def page_of(scope: dict) -> dict:
-    """What rendering for this socket needs: its language and its CSRF token.
-
-    Forms pushed over the socket must post like forms of the page: Django accepts the CSRF
-    cookie's own value as the token (what JavaScript clients send as X-CSRFToken).
-    """
-    return {
-        "language": language_of(scope),
-        "csrf_token": scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, ""),
-    }
 
 
 def render_game(game_id: str, visitor: str | None, page: dict, message: dict) -> str:
@@ -432,20 +380,6 @@ class FrameBudget:
         return True
 
 
-def csrf_matches(token: str, cookie: str) -> bool:
-    """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
-    middleware checks a post (with its helpers: a socket has no request to give it).
-
-    The socket's whole origin is also checked when it opens (``games.sockets``).
-    """
-    try:
-        csrf._check_token_format(token)
-        csrf._check_token_format(cookie)
-    except csrf.InvalidTokenFormat:
-        return False
-    return csrf._does_token_match(token, cookie)
-
-
 class Outcome(NamedTuple):
     """A move sent over a socket, applied or refused: what its answer shows."""
 
@@ -555,62 +489,6 @@ RENDERS_KEPT = 64
 # Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
 # messages a game page handles, and a move it sends.
 DIRECT_MESSAGES = frozenset({"game.changed", "navigate", "lobby.changed", "websocket.receive"})
-
-
-class LeavesOnce:
-    """A page's consumer whose ``leave()`` runs once, however its connection ends.
-
-    Channels calls ``disconnect()`` when the browser's close message is handled; but a send to a
-    socket the browser has just closed raises out of the consumer (uvicorn's ClientDisconnected),
-    and then nothing calls it: the page would count as open for good, its heartbeat still going.
-    """
-
-    arrived = False  # connect() got as far as counting the page
-    left = False
-
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            await self.leave()
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave()
-
-    async def leave(self) -> None:
-        if self.arrived and not self.left:
-            self.left = True
-            await self.departed()
-
-    async def departed(self) -> None:
-        """Stop the heartbeat, leave the groups, stop counting the page."""
-
-    async def forget_previous_run(self) -> None:
-        """Before this server counts its first page: forget the pages a previous run of it left
-        counted (it was killed), and tell those games' pages who is really here now."""
-        self.process = presence.process_name(self.scope)
-        forgetting = _forgetting.get(self.process)
-        if forgetting is None:
-            forget = database_sync_to_async(presence.forget_process)
-            forgetting = _forgetting[self.process] = asyncio.ensure_future(forget(self.process))
-            try:
-                changed = await forgetting
-            except Exception:
-                del _forgetting[self.process]  # the next page tries again
-                raise
-            for game_id in changed:
-                await self.channel_layer.group_send(group_name(game_id), presence_message())
-        elif not forgetting.done():
-            await forgetting
-
-
-# Each socket server forgets what a previous run of it left behind once, before its first page.
-_forgetting: dict[str, asyncio.Future] = {}
-
-
-def presence_message() -> dict:
-    """The group message that redraws who is here on a game's pages."""
-    return {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}
 
 
 class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):

@@ -6,6 +6,8 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
+from games.responses import error_page
+
 
 class MethodNotAllowedPage:
     """Give Django's empty 405 (a GET of a form's address, say) a page that says what happened."""
@@ -29,8 +31,6 @@ class MethodNotAllowedPage:
     def _tidy(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if response.status_code != 405 or response.content:
             return response
-        from games.views import error_page
-
         page = error_page(
             request,
             gettext("Not this way"),

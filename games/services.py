@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import advice
+from games import advice, events
 from games.flow import Turn, _
 from games.models import Action, Game, Seat, insert_rows, update_columns
 from games.rules import NUM_DICE, IllegalMove
@@ -212,15 +212,11 @@ def notify_game(
     """Tell every page open on this game (seats and watchers) that it changed, after commit.
 
     ``parts`` are the fragments to redraw, ``onlookers`` those of pages that cannot play (by
-    default the same). Given the ``game`` a move was applied to, the redraws are rendered here,
-    once per seat with an open page and once for the watchers, right after the commit: before
-    the mover's own answer, and not in each socket.
+    default the same). Given the ``game`` a move was applied to, the live layer renders the
+    redraws right after the commit, once per seat with an open page and once for the watchers:
+    before the mover's own answer, and not in each socket.
     """
-    from games.consumers import game_changed
-
-    transaction.on_commit(
-        lambda: game_changed(game_id, parts, onlookers, game=game, mover=mover, tab=tab)
-    )
+    events.announce_game(game_id, parts, onlookers=onlookers, game=game, mover=mover, tab=tab)
 
 
 def perform(

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-from datetime import timedelta
 
-from django.conf import settings
-from django.contrib.sessions.backends.base import CreateError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,53 +13,10 @@ from django.views.decorators.http import require_POST, require_safe
 from games import advice, presenters, services
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
+from games.identity import visitor_id
 from games.models import Game
+from games.responses import error_page, refused_page, render_fragments
 from games.rules import IllegalMove
-from games.services import translate_refusal
-
-VISITOR_KEY = "visitor"
-# Marks a session whose key was replaced (see rotate_session_key); it holds no identity.
-REPLACED_KEY = "replaced"
-REPLACED_GRACE = timedelta(seconds=60)
-
-
-def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
-    """The random id that links this browser's session to its seats."""
-    visitor = request.session.get(VISITOR_KEY)
-    if visitor is None and create:
-        if request.session.get(REPLACED_KEY):
-            # A post sent with a key that was just replaced (a button pressed twice, another
-            # tab): an identity made here would set a cookie over the browser's new one.
-            raise services.StaleAction(services.EXPIRED)
-        rotate_session_key(request)  # a key the browser was given must not get the identity
-        visitor = request.session[VISITOR_KEY] = secrets.token_urlsafe(16)
-    return visitor
-
-
-def rotate_session_key(request: HttpRequest) -> None:
-    """Move this browser's session (and so its identity and games) to a new key.
-
-    Called when an identity is taken (made, or first put online under a name): whoever else held
-    the old key, planted in this browser or copied from it, no longer shares the identity. A key
-    made during this request is nobody else's and is kept.
-    """
-    session, old_key = request.session, request.session.session_key
-    if not old_key or old_key != request.COOKIES.get(settings.SESSION_COOKIE_NAME):
-        return
-    session.cycle_key()  # copies the data to a new key and deletes the old session
-    # The old key stays a minute longer as a session that holds nothing but REPLACED_KEY. A
-    # request already on its way with it (another tab's playback) would otherwise find no session
-    # at all, and Django's SessionMiddleware answers that with a deletion of the cookie, which by
-    # then is the new key: the browser would lose its identity. Found but empty, the session is
-    # left alone by the middleware, and that request is only answered as a stranger. The identity
-    # is not kept there even for that minute: a planted key must not act as it at all.
-    replaced = type(session)(old_key)
-    replaced.clear()  # its data starts empty, without loading the (deleted) old session
-    replaced[REPLACED_KEY] = True
-    replaced.set_expiry(REPLACED_GRACE)
-    # A request at the same moment may have rotated the same key and left the same marker.
-    with contextlib.suppress(CreateError):
-        replaced.save(must_create=True)
 
 
 @require_safe
@@ -157,7 +110,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     )
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
-        return _fragments(request, context, changed)
+        return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
     return render(request, "games/play.html", context)
 
@@ -177,9 +130,9 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
         # Others moved after this score (the computer): play their moves back from here.
         context = presenters.game_context(game, visitor_id(request), at=mine)
-        return _fragments(request, context, ["game"])
+        return render_fragments(request, context, ["game"])
     context = presenters.game_context(game, visitor_id(request))
-    return _fragments(request, context, list(services.changed_parts(kind)))
+    return render_fragments(request, context, list(services.changed_parts(kind)))
 
 
 def _last_own_action(game: Game, request: HttpRequest) -> int:
@@ -265,57 +218,3 @@ def _int_or_none(value: str | None) -> int | None:
         return int(value) if value is not None else None
     except ValueError:
         return None
-
-
-def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> HttpResponse:
-    status = getattr(refusal, "status", 400)
-    error = translate_refusal(refusal)
-    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
-    if game is None:
-        return render(request, "games/not_found.html", {"error": error}, status=404)
-    context = presenters.game_context(game, visitor_id(request), error=error)
-    if request.htmx:
-        return _fragments(request, context, ["game"], status=status)
-    return render(request, "games/play.html", context, status=status)
-
-
-def _fragments(
-    request: HttpRequest, context: dict, names: list[str], status: int = 200
-) -> HttpResponse:
-    """Render the named partials of the game page as out-of-band swaps (plus the message line)."""
-    if "game" not in names and "messages" not in names:
-        names = [*names, "messages"]
-    return HttpResponse(presenters.render_parts(context, names, request), status=status)
-
-
-def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
-    """A page in the site's look that says what went wrong."""
-    context = {"title": title, "message": message}
-    return render(request, "error_page.html", context, status=status)
-
-
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """404 in the site's look."""
-    return error_page(
-        request, gettext("Page not found"), gettext("There is nothing at this address."), 404
-    )
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """500 in the site's look; every move made before it is still saved."""
-    return error_page(
-        request,
-        gettext("Something went wrong"),
-        gettext("The server could not answer. Your game is saved: reload the page to go on."),
-        500,
-    )
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A form from an expired or foreign page: say so instead of Django's technical page."""
-    return error_page(
-        request,
-        gettext("This page has expired"),
-        gettext(services.EXPIRED),
-        403,
-    )

@@ -10,11 +10,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games.consumers import HEARTBEAT_SECONDS, LeavesOnce, masked, page_of
+from games.addresses import client_address
+from games.live.csrf import masked
+from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, page_of
+from games.live.sockets import handshake
 from games.services import ActionRefused
-from games.sockets import handshake
 from lobby import notify, presence, presenters, services
-from lobby.views import client_address
 
 
 def fresh(page: dict) -> dict:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
-from games.consumers import broadcast
+from games import events
 
 LOBBY_GROUP = "lobby"
 
@@ -20,7 +18,7 @@ def table_group(code: str) -> str:
 
 
 def _send(group: str, message: dict) -> None:
-    transaction.on_commit(lambda: broadcast(group, message))
+    events.announce(group, message)
 
 
 def lobby_changed() -> None:

@@ -16,6 +16,7 @@ from django.db import connections
 from django.utils import timezone
 
 from games import consumers, services
+from games.live import csrf as live_csrf
 from games.models import Action, Game, Seat
 from lobby.models import Player
 from yahtzee_site.asgi import application
@@ -139,11 +140,11 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
     to_bo = await receive_containing(bo, "Ana scored 25 points in Fives.")
     assert 'id="roll-button"' in to_bo  # Bo's turn now: his page has the controls
     tokens = form_tokens(to_bo)
-    assert len(tokens) == 6 and all(consumers.csrf_matches(t, "bob" + "b" * 29) for t in tokens)
-    assert not any(consumers.csrf_matches(t, "ana" + "a" * 29) for t in tokens)
-    assert consumers.CSRF_SLOT not in to_bo
+    assert len(tokens) == 6 and all(live_csrf.csrf_matches(t, "bob" + "b" * 29) for t in tokens)
+    assert not any(live_csrf.csrf_matches(t, "ana" + "a" * 29) for t in tokens)
+    assert live_csrf.CSRF_SLOT not in to_bo
     to_ana = await receive_containing(ana, "Ana scored 25 points in Fives.")
-    assert 'id="roll-button"' not in to_ana and consumers.CSRF_SLOT not in to_ana
+    assert 'id="roll-button"' not in to_ana and live_csrf.CSRF_SLOT not in to_ana
     for socket in (ana, bo):
         await socket.disconnect()
 
@@ -270,7 +271,7 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
         "dice", "coach", "card", "status", "messages"
     ]  # fmt: skip
     tokens = form_tokens(answer)  # tokens for the page's own CSRF cookie, masked anew
-    assert len(tokens) == 6 and all(consumers.csrf_matches(t, token) for t in tokens)
+    assert len(tokens) == 6 and all(live_csrf.csrf_matches(t, token) for t in tokens)
     assert token not in answer and len(set(tokens)) == 1
     stale = await next_answer(ana)
     assert "The game had moved on" in stale
@@ -673,7 +674,7 @@ async def test_forms_pushed_over_the_socket_carry_the_pages_csrf_token():
     update = await receive_containing(host, "Start the game")
     secret = "abcdefghijklmnopqrstuvwxyz012345"
     tokens = form_tokens(update)
-    assert tokens and all(consumers.csrf_matches(t, secret) for t in tokens)
+    assert tokens and all(live_csrf.csrf_matches(t, secret) for t in tokens)
     assert secret not in update  # masked anew in every message (compressed frames: BREACH)
     await host.disconnect()
 
@@ -715,14 +716,14 @@ async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
 
 async def test_a_masked_token_is_new_each_time_and_passes_djangos_check():
     secret = "abcdefghijklmnopqrstuvwxyz012345"
-    tokens = {consumers.masked(secret) for _ in range(200)}
+    tokens = {live_csrf.masked(secret) for _ in range(200)}
     assert len(tokens) == 200
     for token in tokens:
-        assert len(token) == 64 and set(token) <= set(consumers.CSRF_CHARS)
-        assert consumers.csrf_matches(token, secret)
+        assert len(token) == 64 and set(token) <= set(live_csrf.CSRF_CHARS)
+        assert live_csrf.csrf_matches(token, secret)
     # Every character of the alphabet turns up in the masks: none is left out.
-    assert set("".join(token[:32] for token in tokens)) == set(consumers.CSRF_CHARS)
-    assert consumers.masked("not a secret") == "not a secret"
+    assert set("".join(token[:32] for token in tokens)) == set(live_csrf.CSRF_CHARS)
+    assert live_csrf.masked("not a secret") == "not a secret"
 
 
 async def test_a_page_that_comes_back_never_shows_its_own_seat_away():

@@ -8,10 +8,10 @@ import pytest
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
+from games.addresses import client_address
 from lobby import services
 from lobby.models import Challenge, Player, Table
 from lobby.services import ADDRESS_RATE_LIMITS, RATE_LIMITS
-from lobby.views import client_address
 from tests.test_settings import manage
 
 pytestmark = pytest.mark.django_db

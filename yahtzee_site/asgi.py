@@ -13,8 +13,8 @@ django_application = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
-from games.sockets import SameOriginValidator  # noqa: E402
-from lobby.routing import websocket_urlpatterns  # noqa: E402
+from games.live.sockets import SameOriginValidator  # noqa: E402
+from yahtzee_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -107,7 +107,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
-CSRF_FAILURE_VIEW = "games.views.csrf_failure"
+CSRF_FAILURE_VIEW = "games.responses.csrf_failure"
 WSGI_APPLICATION = "yahtzee_site.wsgi.application"
 ASGI_APPLICATION = "yahtzee_site.asgi.application"
 
@@ -234,7 +234,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS and _env_flag(
 
 # Reverse proxies in front of the site, as addresses or networks ("127.0.0.1,::1" for nginx on
 # this machine): a request that comes from one of them is from the client its X-Forwarded-For
-# names, for the rate limits by address (lobby.views.client_address). None by default: the
+# names, for the rate limits by address (games.addresses.client_address). None by default: the
 # address is the connection's, and an X-Forwarded-For a client sent itself is ignored.
 TRUSTED_PROXIES = _env_list("TRUSTED_PROXIES")
 for _proxy in TRUSTED_PROXIES:

@@ -10,5 +10,5 @@ urlpatterns = [
 if apps.is_installed("benchref"):
     urlpatterns.append(path("", include("benchref.urls")))
 
-handler404 = "games.views.page_not_found"
-handler500 = "games.views.server_error"
+handler404 = "games.responses.page_not_found"
+handler500 = "games.responses.server_error"

@@ -1,8 +1,10 @@
+"""The WebSocket routes of both apps, in one place (the HTTP ones are in ``urls``)."""
+
 from channels.security.websocket import WebsocketDenier
 from django.urls import re_path
 
 from games.consumers import GameConsumer
-from games.sockets import GAME_ID, TABLE_CODE
+from games.live.sockets import GAME_ID, TABLE_CODE
 from lobby.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [

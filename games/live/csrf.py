@@ -1,0 +1,71 @@
+"""CSRF for forms sent over sockets: redraws rendered once carry a stand-in for the token, which
+each page's consumer fills with its own, freshly masked; a move's token is checked as Django
+checks a post's."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.middleware import csrf
+
+from games import presenters
+
+# Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
+# the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
+# The message names it, so a process can fill what another one rendered.
+CSRF_SLOT = secrets.token_hex(16)
+
+
+# Masking draws its 32 characters from one read of the system's random source: Django's own
+# (``csrf._mask_cipher_secret``) reads it once per character, 32 system calls, on every page's
+# every push. Bytes from 248 up are skipped so that every character is as likely.
+CSRF_CHARS = csrf.CSRF_ALLOWED_CHARS
+CSRF_CHAR_INDEX = {char: index for index, char in enumerate(CSRF_CHARS)}
+UNBIASED_BYTES = 256 - 256 % len(CSRF_CHARS)
+
+
+def masked(secret: str) -> str:
+    """The page's CSRF secret freshly masked, as Django masks it anew in every response.
+
+    Socket frames are compressed, and a token that never changed, sent beside names other
+    players chose, could be read back from the frames' sizes (as in the BREACH attack). The
+    token is made as Django makes it (a random mask, then the secret shifted by it character by
+    character), so Django's CSRF check accepts it.
+    """
+    if len(secret) != csrf.CSRF_SECRET_LENGTH:
+        return secret  # none (or not a secret Django made): the forms will be refused anyway
+    try:
+        csrf._check_token_format(secret)
+    except csrf.InvalidTokenFormat:
+        return secret
+    mask: list[int] = []
+    while len(mask) < csrf.CSRF_SECRET_LENGTH:
+        drawn = secrets.token_bytes(csrf.CSRF_SECRET_LENGTH + 8)
+        mask += [byte % len(CSRF_CHARS) for byte in drawn if byte < UNBIASED_BYTES]
+    mask = mask[: csrf.CSRF_SECRET_LENGTH]
+    shifted = (
+        CSRF_CHARS[(CSRF_CHAR_INDEX[char] + step) % len(CSRF_CHARS)]
+        for char, step in zip(secret, mask, strict=True)
+    )
+    return "".join(CSRF_CHARS[step] for step in mask) + "".join(shifted)
+
+
+def fill_csrf(html: str, slot: str | None, token: str) -> str:
+    """A shared redraw with this page's own CSRF token in its forms."""
+    if not slot:
+        return html
+    return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
+
+
+def csrf_matches(token: str, cookie: str) -> bool:
+    """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
+    middleware checks a post (with its helpers: a socket has no request to give it).
+
+    The socket's whole origin is also checked when it opens (``games.live.sockets``).
+    """
+    try:
+        csrf._check_token_format(token)
+        csrf._check_token_format(cookie)
+    except csrf.InvalidTokenFormat:
+        return False
+    return csrf._does_token_match(token, cookie)
