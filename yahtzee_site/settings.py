@@ -225,6 +225,8 @@ HTTPS = PRODUCTION and _env_flag("YAHTZEE_HTTPS", default=True)
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+# The health check answers plain HTTP too: a service manager asks it on loopback, behind nginx.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
 # HSTS covers subdomains and asks for preloading unless the host says its parent domain has
 # plain-HTTP sites (YAHTZEE_HSTS_SUBDOMAINS=0): once preloaded, browsers refuse HTTP for a year.
