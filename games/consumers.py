@@ -14,23 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import secrets
-import threading
 import time
-import weakref
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import parse_qs
 
-from asgiref.sync import SyncToAsync, async_to_sync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import connections
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
@@ -44,85 +38,17 @@ from games.live.pages import (
     page_of,
     presence_message,
 )
+from games.live.sending import _deliver, _here, broadcast
+from games.live.threads import (
+    MOVES_ON_LOOP,
+    moving,
+    on_mover_thread,
+    run_here,
+)
 from games.models import Game, Seat
 from games.rules import IllegalMove
 
 logger = logging.getLogger(__name__)
-
-SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a message
-
-
-class _Here(threading.local):
-    """What a move applied on this thread's event loop sends (``run_here``), for its consumer."""
-
-    sends: list[Iterator[tuple[str, dict]]] | None = None
-
-
-_here = _Here()
-
-
-def broadcast(group: str, message: dict) -> None:
-    """Send a message to a group from synchronous code (views, services)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    if _here.sends is not None:  # a move applied on the event loop's thread: see ``run_here``
-        _here.sends.append(iter([(group, message)]))
-        return
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    else:
-        # Sync code running on an event loop's thread (a sync test driving a browser): schedule it.
-        asyncio.ensure_future(layer.group_send(group, message))
-        return
-    if isinstance(layer, InMemoryChannelLayer):
-        # One process: the consumers run on the server's event loop, which async_to_sync finds.
-        async_to_sync(_deliver)(layer, group, message)
-    else:
-        # Redis: async_to_sync would start a new loop, and so a new connection, for every message
-        # (5-8 ms from a WSGI worker); a loop kept for the process keeps its connection open.
-        # A bounded wait: the move has committed; a Redis that does not answer must not hold the
-        # mover's answer (the other pages catch up when their sockets reconnect).
-        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender())
-        try:
-            sent.result(timeout=SEND_TIMEOUT)
-        except Exception:
-            sent.cancel()
-            logger.exception("Could not send a live update to %s", group)
-
-
-_sending: tuple[int, asyncio.AbstractEventLoop] | None = None
-_sending_lock = threading.Lock()
-
-
-def _sender() -> asyncio.AbstractEventLoop:
-    """This process's event loop for sending to Redis from sync code, started on first use."""
-    global _sending
-    with _sending_lock:
-        if _sending is None or _sending[0] != os.getpid():  # none yet, or a forked copy
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="channel-sender", daemon=True).start()
-            _sending = (os.getpid(), loop)
-        return _sending[1]
-
-
-# Turns of the event loop that a send from sync code waits for after it: see ``_deliver``.
-DELIVERY_TURNS = 8
-
-
-async def _deliver(layer, group: str, message: dict) -> None:
-    """Send a message, then let the consumers of this process forward it before returning.
-
-    On one server process (the in-memory layer) the consumers run on the loop this is sent on,
-    while the code that sent it goes on rendering the mover's own answer: on another thread,
-    the loop would otherwise wait for it to let go of the GIL (5 ms switch interval); on the
-    loop's thread (``GameConsumer._move_here``), until it had finished.
-    """
-    await layer.group_send(group, message)
-    for _ in range(DELIVERY_TURNS):
-        await asyncio.sleep(0)
 
 
 def game_changed(
@@ -241,104 +167,6 @@ def render_game(game_id: str, visitor: str | None, page: dict, message: dict) ->
 
 # Moves a page may send over its socket, as JSON of its form's fields plus "move": what it posts.
 MOVES = ("roll", "hold", "score")
-# Where moves sent over sockets are applied (``settings.MOVE_THREADS``). By default on the event
-# loop's own thread (``run_here``). A move is a few reads and writes with the GIL held for most
-# of its time, so a thread of its own only added hand-overs of the work and of the GIL: on SQLite
-# a roll on the other screen went from p50 4.8-5.1 to 3.6-4.2 ms; on the stack (PostgreSQL on
-# the same machine) from 10.2-10.9 to 8.7-9.2 ms, and the 64-player p50 from 18-24 to 13-14 ms
-# (docs/benchmarks.md). The loop waits meanwhile, also when the database does (another writer,
-# a WAL checkpoint, a round trip).
-MOVES_ON_LOOP = not settings.MOVE_THREADS
-# Otherwise on threads kept for the life of the process: one page's move need not wait for
-# another game's database round trips (moves of one game queue on its row lock).
-MOVE_THREADS = max(1, settings.MOVE_THREADS)
-_movers = ThreadPoolExecutor(MOVE_THREADS, thread_name_prefix="game-moves")
-
-
-def drop_unusable_connections() -> None:
-    """Close this thread's database connections that failed or were left in a transaction, for
-    the next move to open anew; keep the others (opening SQLite costs more than a move)."""
-    for connection in connections.all(initialized_only=True):
-        if connection.connection is not None and (
-            connection.errors_occurred or not connection.get_autocommit()
-        ):
-            connection.close()
-
-
-def run_here[T](
-    func: Callable[..., T], *args, **kwargs
-) -> tuple[T, list[Iterator[tuple[str, dict]]]]:
-    """Run synchronous database code on this event loop's thread; also return what it sent.
-
-    Django refuses to use the database from a thread running an event loop, as every other task
-    of the loop waits meanwhile. For a move that is wanted (``MOVES_ON_LOOP``), so the
-    loop is hidden from the guard for the call (``asyncio._set_running_loop`` is exported for
-    event loop implementations). The call must not wait on the loop, so what it would send
-    through the channel layer is kept instead and returned, for the caller to await: every send
-    of a move goes through ``broadcast`` or ``game_changed``, which keep it. (An ``async_to_sync``
-    in the call would not find this loop, and would run its coroutine on a new one.)
-    """
-    loop = asyncio.get_running_loop()
-    sends: list[Iterator[tuple[str, dict]]] = []
-    _here.sends = sends
-    asyncio._set_running_loop(None)
-    try:
-        return func(*args, **kwargs), sends
-    finally:
-        try:
-            # Before the loop is back: Django keeps other connections for code on a loop.
-            drop_unusable_connections()
-        finally:
-            asyncio._set_running_loop(loop)
-            _here.sends = None
-
-
-_moving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
-_moving = weakref.WeakKeyDictionary()
-
-
-def moving(loop: asyncio.AbstractEventLoop) -> asyncio.Lock:
-    """The turn that moves on this loop's thread take, from the move to its answer.
-
-    While a move's redraws go out, the loop's other tasks run for a few turns; without this,
-    another page's move could start in them, and the answer would wait for its whole work (at
-    64 players the p99 of scores doubled).
-    """
-    lock = _moving.get(loop)
-    if lock is None:
-        lock = _moving[loop] = asyncio.Lock()
-    return lock
-
-
-def release_mover_connections() -> None:
-    """Close the mover threads' database connections (tests, before dropping their database)."""
-    everyone = threading.Barrier(MOVE_THREADS)
-
-    def release() -> None:
-        everyone.wait(timeout=10)  # so that each of the threads takes one of these
-        connections.close_all()
-
-    for done in [_movers.submit(release) for _ in range(MOVE_THREADS)]:
-        done.result()
-
-
-class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
-    """Run a function on a mover thread (when not ``MOVES_ON_LOOP``), which keeps its database
-    connection between moves: one of the process's pool on PostgreSQL. Unlike
-    ``database_sync_to_async`` this does not close the connection after each call; it drops one
-    that failed or was left in a transaction, for the next move to open anew.
-    """
-
-    def __init__(self, func) -> None:
-        super().__init__(func, thread_sensitive=False, executor=_movers)
-
-    def thread_handler(self, loop, *args, **kwargs):
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            drop_unusable_connections()
-
-
 # Marks the answer to this page's own move: the page applies it even when it shows no newer
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
 ANSWER = "<!-- answer -->"

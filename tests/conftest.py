@@ -34,6 +34,6 @@ def _release_mover_connections(django_db_setup):
     """Moves sent over sockets keep a database connection per mover thread: close them before
     the test database is dropped."""
     yield
-    from games.consumers import release_mover_connections
+    from games.live.threads import release_mover_connections
 
     release_mover_connections()
