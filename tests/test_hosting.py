@@ -99,3 +99,33 @@ def test_with_postgresql_down_pages_answer_the_error_page_within_seconds(tmp_pat
     page, health = answers
     assert page[3] == "True"  # the site's own 500 page
     assert float(page[2]) < 5 and float(health[2]) < 5
+
+
+STATIC_WITH_ENCODINGS = """
+from django.templatetags.static import static
+from django.test import Client
+client = Client()
+for accepted in ["gzip, deflate, br, zstd", "gzip, deflate", ""]:
+    response = client.get(static("css/site.css"), headers={"accept-encoding": accepted})
+    print(repr(accepted), response.status_code, response.get("Content-Encoding", "identity"))
+"""
+
+
+def test_collected_static_files_are_served_brotli_compressed_to_browsers_that_take_it(tmp_path):
+    env = {"YAHTZEE_DATA_DIR": str(tmp_path), "STATIC_MANIFEST": "1", "ALLOWED_HOSTS": "testserver"}
+    collected, _ = manage("collectstatic", "--noinput", "--verbosity", "0", **env)
+    assert collected.returncode == 0, collected.stderr
+    root = tmp_path / "staticfiles"
+    gzipped_files = [*root.glob("css/site.*.css.gz"), *root.glob("js/game.*.js.gz")]
+    assert len(gzipped_files) == 2
+    for gzipped in gzipped_files:
+        brotli = gzipped.with_suffix(".br")
+        assert brotli.exists(), f"{gzipped.name} has no .br beside it"
+        assert brotli.stat().st_size < gzipped.stat().st_size
+    served, _ = manage("shell", "-c", STATIC_WITH_ENCODINGS, **env)
+    answers = [line.rsplit(" ", 2) for line in served.stdout.splitlines() if line.startswith("'")]
+    assert answers == [
+        ["'gzip, deflate, br, zstd'", "200", "br"],
+        ["'gzip, deflate'", "200", "gzip"],
+        ["''", "200", "identity"],
+    ], served.stderr
