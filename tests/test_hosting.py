@@ -4,9 +4,12 @@ database that is down, and a quiet log."""
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.db import OperationalError, connection
@@ -129,3 +132,76 @@ def test_collected_static_files_are_served_brotli_compressed_to_browsers_that_ta
         ["'gzip, deflate'", "200", "gzip"],
         ["''", "200", "identity"],
     ], served.stderr
+
+
+def processes_with(variable: str) -> list[int]:
+    """The processes whose environment holds ``variable`` (NAME=value): this test's own."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            environ = b"\0" + (entry / "environ").read_bytes() if entry.name.isdigit() else b""
+            if b"\0" + variable.encode() + b"\0" in environ:
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
+def solving(pid: int) -> bool:
+    try:
+        return b"solve" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "stop",
+    [
+        # Ctrl-C in a terminal signals the whole foreground process group.
+        pytest.param(lambda serve: os.killpg(serve.pid, signal.SIGINT), id="ctrl-c"),
+        # An IDE's stop button, a tool or `kill -INT` signals the script alone.
+        pytest.param(lambda serve: serve.send_signal(signal.SIGINT), id="sigint"),
+        # `kill`, or a service manager that stops the main process.
+        pytest.param(lambda serve: serve.send_signal(signal.SIGTERM), id="kill"),
+    ],
+)
+def test_stopping_a_first_scripts_serve_stops_its_strategy_solve_too(tmp_path, stop):
+    """On a first start scripts/serve builds the strategy table beside the server (10-40 s of
+    CPU); a signal to the script used to stop the server and leave the solve running alone."""
+    port = free_port()
+    mark = f"YAHTZEE_STRATEGY_DIR={tmp_path / 'strategy'}"  # empty: a solve starts
+    env = os.environ | {
+        "YAHTZEE_DATA_DIR": str(tmp_path),
+        "YAHTZEE_STRATEGY_DIR": str(tmp_path / "strategy"),
+        "PORT": str(port),
+    }
+    # In a session of its own, as a terminal runs a command in a process group of its own.
+    serve = subprocess.Popen(
+        [ROOT / "scripts" / "serve"], cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (any(map(solving, processes_with(mark))) and listening(port)):
+            assert serve.poll() is None, serve.stderr.read().decode()
+            assert time.monotonic() < deadline, "no solve and server within 120 s"
+            time.sleep(0.2)
+        stop(serve)
+        serve.wait(10)
+        deadline = time.monotonic() + 5
+        while processes_with(mark) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in processes_with(mark) if solving(pid)]
+        assert not processes_with(mark)  # nor the server
+    finally:
+        for pid in processes_with(mark):  # what this test started, if it failed
+            os.kill(pid, signal.SIGKILL)
+        serve.wait(10)
+
+
+def listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
