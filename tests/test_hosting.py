@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from django.db import OperationalError, connection
+from websockets.sync.client import connect
 
 from stack.services import free_port
-from tests.servers import ROOT
+from tests.servers import ROOT, Server
 
 
 @pytest.mark.django_db
@@ -205,3 +206,18 @@ def listening(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+def test_the_server_log_has_no_line_per_socket_but_keeps_its_start_up_lines(tmp_path):
+    """Every page view opened a socket and logged three lines ("[accepted]", "connection open",
+    "connection closed") at INFO, drowning what a host needs to read."""
+    with Server(tmp_path) as server:
+        url = server.url.replace("http://", "ws://") + "/ws/lobby/"
+        for _ in range(2):
+            with connect(url, origin=server.url, open_timeout=5) as socket_:
+                socket_.recv(timeout=5)  # the lobby's catch-up
+        time.sleep(0.5)  # for the server to see the second one closed
+    log = server.process.stderr.read().decode()
+    assert "Uvicorn running on" in log and "Application startup complete" in log
+    for line in ['"WebSocket /ws/lobby/" [accepted]', "connection open", "connection closed"]:
+        assert line not in log

@@ -11,6 +11,7 @@ redirect to HTTPS (``YAHTZEE_HTTPS=0`` relaxes those three for a plain-HTTP test
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -253,11 +254,29 @@ for _proxy in TRUSTED_PROXIES:
             f"10.0.0.0/8): {_proxy!r} is neither."
         ) from None
 
+# uvicorn logs each WebSocket's start at INFO ('"WebSocket /ws/lobby/" [accepted]', then
+# "connection open"; "connection closed" too, by the websockets version): lines on every page
+# view that bury what a host reads. Dropped; its start-up lines, refusals (403) and errors stay.
+# uvicorn configures its loggers as it starts, and Django this LOGGING when uvicorn loads the
+# application, after: the filter is added to uvicorn's own set-up (tests/test_hosting.py).
+_PER_SOCKET_LINES = frozenset(
+    {'%s - "WebSocket %s" [accepted]', "connection open", "connection closed"}
+)
+
+
+def _not_per_socket(record: logging.LogRecord) -> bool:
+    return not (isinstance(record.msg, str) and record.msg in _PER_SOCKET_LINES)
+
+
 # Errors and warnings go to the console (the server's log) whatever DEBUG says.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "not_per_socket": {"()": "django.utils.log.CallbackFilter", "callback": _not_per_socket}
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"uvicorn.error": {"filters": ["not_per_socket"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
