@@ -1,11 +1,77 @@
 from __future__ import annotations
 
+import inspect
+import types
+
 import pytest
+
+# What starts a real server or service in another process or thread: uvicorn (tests/servers.py),
+# the scaled-out stack, Redis, PostgreSQL (stack.services), pytest-django's live server, or a
+# command that serves (scripts/serve, python -m stack or stack.throwaway, uvicorn...). A test that
+# names one (in its own code, in a helper from tests/ that it calls, or in a fixture it uses) is
+# marked `server` when collected, so that a new test is classified without anyone remembering to;
+# `scripts/test --fast` leaves these tests out. One that starts a server some other way is
+# marked `@pytest.mark.server` by hand.
+REAL_SERVERS = frozenset({"Server", "Stack", "Redis", "Postgres"})
+SERVER_COMMANDS = frozenset(
+    {"serve", "stack", "stack.throwaway", "uvicorn", "gunicorn", "daphne", "redis-server"}
+)
+SERVER_FIXTURES = frozenset({"live_server"})
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run browser tests last: Playwright leaves an event loop running in the main thread."""
+    """Mark the tests that start real servers; run browser tests last: Playwright leaves an event
+    loop running in the main thread."""
+    seen: dict[int, bool] = {}
+    for item in items:
+        if starts_servers(item, seen):
+            item.add_marker(pytest.mark.server)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+def starts_servers(item: pytest.Item, seen: dict[int, bool]) -> bool:
+    """Whether the test, or a fixture it uses, names a real server, a server fixture or a
+    command that serves."""
+    if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    functions = [getattr(item, "obj", None)]
+    # pytest keeps the fixtures a test resolves to only here (no public API gives their functions).
+    fixtures = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    functions += [definition.func for defs in fixtures.values() for definition in defs]
+    return any(_names_a_server(function, seen) for function in functions)
+
+
+def _names_a_server(obj: object, seen: dict[int, bool]) -> bool:
+    """Follow a function (or a class's methods) through the helpers of tests/ that it names."""
+    if id(obj) in seen:
+        return seen[id(obj)]
+    seen[id(obj)] = False  # a helper that calls itself, or a cycle of them
+    if isinstance(obj, type):
+        found = any(_names_a_server(member, seen) for member in vars(obj).values())
+    else:
+        function = inspect.unwrap(obj) if callable(obj) else None
+        # hypothesis's @given wraps the test in a function of its own.
+        function = getattr(getattr(function, "hypothesis", None), "inner_test", function)
+        code = getattr(function, "__code__", None)
+        found = code is not None and _code_names_a_server(code, function.__globals__, seen)
+    seen[id(obj)] = found
+    return found
+
+
+def _code_names_a_server(code: types.CodeType, scope: dict, seen: dict[int, bool]) -> bool:
+    strings = {c for c in code.co_consts if isinstance(c, str)}
+    if REAL_SERVERS.intersection(code.co_names) or SERVER_COMMANDS.intersection(strings):
+        return True
+    nested = (c for c in code.co_consts if isinstance(c, types.CodeType))
+    if any(_code_names_a_server(inner, scope, seen) for inner in nested):
+        return True
+    helpers = (scope.get(name) for name in code.co_names)
+    return any(
+        _names_a_server(helper, seen)
+        for helper in helpers
+        if (inspect.isfunction(helper) or inspect.isclass(helper))
+        and helper.__module__.split(".")[0] == "tests"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -29,10 +95,11 @@ def strategy_tables():
     return {multiple: Advisor.load(multiple) for multiple in (True, False)}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _release_mover_connections(django_db_setup):
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
     """Moves sent over sockets keep a database connection per mover thread: close them before
-    the test database is dropped."""
+    the test database is dropped. Wraps pytest-django's fixture rather than being autouse, so
+    that a run of tests that need no database (the rules, the strategy) creates none."""
     yield
     from games.live.threads import release_mover_connections
 
