@@ -151,6 +151,7 @@ function moveOf(form) {
 }
 function keepUnsent(form) {
   delete form.dataset.sent;
+  if (unsent.length && !unsent.includes(form)) return; // one move waits at a time (see below)
   if (!unsent.includes(form)) unsent.push(form);
   form.classList.add("waiting"); // the tapped control looks pending until it goes (site.css)
   showConnection();
@@ -206,15 +207,23 @@ document.addEventListener("htmx:wsClose", (event) => {
   // them, to send again when it is back. The extension would send the queued ones itself after
   // reconnecting, and they would go twice: drop its queue.
   if (event.detail.socketWrapper) event.detail.socketWrapper.queue.length = 0;
-  for (const entry of awaiting) keepUnsent(entry.form);
+  // Only the oldest is kept (see keepUnsent); any later one that did arrive shows in the catch-up.
+  const oldest = awaiting.values().next().value;
   awaiting.clear();
+  for (const form of document.querySelectorAll("form[data-sent]")) delete form.dataset.sent;
+  if (oldest) keepUnsent(oldest.form);
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
   const move = moveOf(form);
   if (!move) return;
-  if (unsent.includes(form)) {
-    event.preventDefault(); // it is sent when the server is back (see above)
+  if (unsent.length) {
+    // One move waits already; it is sent when the server is back (see above). A move made after
+    // it is not kept too: it was chosen on a page that did not show the first one's outcome (a
+    // roll after a hold would go with the holds as they were, and be refused as stale). The
+    // notice stays up; once the first has gone, the page shows the game and takes taps again.
+    event.preventDefault();
+    showConnection();
     return;
   }
   if (!gameSocket) return;

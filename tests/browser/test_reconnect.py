@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_online import count_moves, go_online
+from tests.browser.online import count_moves, go_online
 from tests.servers import Server
 
 RECONNECTING = "Reconnecting…"
@@ -115,6 +115,31 @@ def test_a_roll_tapped_while_the_server_is_down_is_applied_once_it_is_back(brows
     assert dice_shown(ana) == dice
     # The tap was posted once (and failed); it was sent again once, when the server was back.
     assert len(posted) + len(over_socket) == 2, (posted, over_socket)
+
+
+def test_a_hold_then_a_roll_tapped_while_the_server_is_down(browser, server):
+    """Only the first move made while the server is gone is kept: the roll tapped after it was
+    chosen on a page that did not show the hold, and would go with the holds as they were (once
+    refused with "the held dice changed in another window"). The hold is applied once the
+    server is back, nothing is refused, and the player rolls from the page as it is."""
+    ana, _bo = start_online_game(browser, server.url)
+    ana.get_by_role("button", name="Roll", exact=True).click()
+    roll_again = ana.get_by_role("button", name="Roll again (2 left)")
+    expect(roll_again).to_be_visible()
+    server.kill()
+    expect(ana.get_by_text(RECONNECTING)).to_be_visible(timeout=3000)
+    ana.locator("#die-1").click()
+    expect(ana.get_by_role("status").get_by_text(UNREACHABLE)).to_be_visible(timeout=1000)
+    roll_again.click()
+    server.start()
+    expect(ana.locator("#die-1")).to_have_attribute("aria-pressed", "true", timeout=5000)
+    expect(ana.get_by_text(UNREACHABLE)).to_be_hidden()
+    ana.wait_for_timeout(3000)  # the roll is not sent after all, late
+    expect(roll_again).to_be_visible()
+    expect(ana.locator("#messages .error")).to_have_count(0)
+    roll_again.click()
+    expect(ana.get_by_role("button", name="Roll again (1 left)")).to_be_visible()
+    expect(ana.locator("#die-1")).to_have_attribute("aria-pressed", "true")
 
 
 def test_lobby_and_table_pages_say_reconnecting(browser, server):
