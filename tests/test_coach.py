@@ -9,8 +9,8 @@ import pytest
 
 from games.analysis import THRESHOLDS, analyse, classify
 from games.rules import CATEGORIES
+from tests.clients import HTMX, client_for
 from tests.factories import act, fill_all_but, make_game
-from tests.test_views import HTMX, client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 from django.utils import timezone
@@ -19,38 +18,10 @@ from games import consumers, services
 from games.live import csrf as live_csrf
 from games.models import Action, Game, Seat
 from lobby.models import Player
+from tests.live import SITE, connect, drain, new_online_game, receive_containing, session_for
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-# The handshake's Host header, as a browser sends it: the origin must be this site's.
-SITE = [(b"host", b"localhost")]
-
-
-@database_sync_to_async
-def session_for(visitor: str | None) -> str:
-    session = SessionStore()
-    if visitor:
-        session["visitor"] = visitor
-    session.create()
-    return session.session_key
-
-
-async def connect(path: str, visitor: str | None, cookies: str = "") -> WebsocketCommunicator:
-    key = await session_for(visitor)
-    cookie = f"sessionid={key}; {cookies}" if cookies else f"sessionid={key}"
-    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), *SITE]
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-@database_sync_to_async
-def new_online_game():
-    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
-    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
-    return services.start_online_game([ana, bo])
 
 
 def form_tokens(html: str) -> list[str]:
@@ -71,14 +42,6 @@ def count_renders(monkeypatch) -> list:
     return rendered
 
 
-async def drain(communicator: WebsocketCommunicator) -> list[str]:
-    """Everything the socket has received so far."""
-    messages = []
-    while not await communicator.receive_nothing(timeout=0.2):
-        messages.append(await communicator.receive_from())
-    return messages
-
-
 async def next_answer(communicator: WebsocketCommunicator) -> str:
     """The next answer to this page's own move. Pushes before it are skipped: the catch-up and
     presence redraws sent as a page connects can come after ``drain``'s 0.2 s of quiet on a
@@ -88,15 +51,6 @@ async def next_answer(communicator: WebsocketCommunicator) -> str:
         if message.startswith(consumers.ANSWER):
             return message
     raise AssertionError("no answer")
-
-
-async def receive_containing(communicator: WebsocketCommunicator, text: str) -> str:
-    """The first message that contains ``text`` (earlier ones, e.g. presence, are skipped)."""
-    for _ in range(10):
-        message = await communicator.receive_from(timeout=3)
-        if text in message:
-            return message
-    raise AssertionError(f"no message with {text!r}")
 
 
 async def test_a_move_reaches_the_other_seat_and_watchers_see_no_controls():

@@ -5,21 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
 from lobby.models import Challenge, Player, Table
-from tests.test_views import client_for
+from tests.clients import client_for, finished_online_game, online, online_game
 
 pytestmark = pytest.mark.django_db
-
-
-def online(visitor: str, name: str) -> Client:
-    client = client_for(visitor)
-    response = client.post("/online/name/", {"name": name})
-    assert response.status_code == 302, response.content.decode()[-3000:]
-    return client
 
 
 def test_going_online_and_names():
@@ -180,13 +172,6 @@ def test_a_table_holds_six():
     assert client_for("x").get("/t/NOPE99/").status_code == 404
 
 
-def online_game() -> tuple[Game, Client, Client]:
-    ana, bo = online("ana", "Ana"), online("bo", "Bo")
-    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
-    bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
-    return Game.objects.get(), ana, bo
-
-
 def test_online_turns_are_enforced():
     game, ana, bo = online_game()
     out_of_turn = bo.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"})
@@ -259,16 +244,6 @@ def test_rematch_starts_once_both_accept(settings):
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == f"/game/{rematch.id}/"
     assert [s.visitor for s in rematch.ordered_seats()] == ["ana", "bo"]
-
-
-def finished_online_game(settings) -> tuple[Game, Client, Client]:
-    settings.AWAY_GRACE_SECONDS = 0
-    game, ana, bo = online_game()
-    Seat.objects.filter(game=game, visitor="ana").update(
-        present_until=timezone.now() + timedelta(seconds=30)
-    )
-    ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
-    return game, ana, bo
 
 
 def test_only_the_players_join_a_rematch(settings):

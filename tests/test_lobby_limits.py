@@ -12,7 +12,7 @@ from games.addresses import client_address
 from lobby import services
 from lobby.models import Challenge, Player, Table
 from lobby.services import ADDRESS_RATE_LIMITS, RATE_LIMITS
-from tests.test_settings import manage
+from tests.commands import manage
 
 pytestmark = pytest.mark.django_db
 

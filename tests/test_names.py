@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from games.forms import clean_name
 from lobby.models import Player
-from tests.test_views import client_for
+from tests.clients import client_for
 
 ACCEPTED = [
     ("José", "José"),

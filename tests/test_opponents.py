@@ -11,8 +11,8 @@ from django.test import Client
 from games import advice
 from games.models import Game
 from games.rules import CATEGORIES
+from tests.clients import client_for, url
 from tests.factories import VISITOR, act
-from tests.test_views import client_for, url
 
 pytestmark = pytest.mark.django_db
 

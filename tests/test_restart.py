@@ -9,8 +9,8 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from tests.players import Player, receive, start_online_game
 from tests.servers import Browser, Server, dice_labels
-from tests.test_scale import Player, receive, start_online_game
 
 
 def test_game_resumes_after_the_server_is_killed_and_restarted(tmp_path):

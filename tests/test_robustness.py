@@ -16,9 +16,9 @@ from games.models import Game
 from games.rules import CATEGORIES
 from games.services import roll_dice
 from lobby.models import Player
+from tests.clients import client_for
 from tests.factories import VISITOR, make_game
 from tests.servers import Browser, Server
-from tests.test_views import client_for
 
 HTMX = {"HX-Request": "true"}
 WHO = st.integers(0, 2)  # which seat acts; past the last seat, the stranger

@@ -15,6 +15,7 @@ from games import services
 from games.models import Game
 from lobby.models import Player
 from stack.services import Redis, free_port
+from tests.commands import manage
 from tests.servers import ROOT
 
 PRODUCTION = {
@@ -22,14 +23,6 @@ PRODUCTION = {
     "SECRET_KEY": "a-production-secret-that-is-long-and-random-enough-0123456789abcdefghijk",
     "ALLOWED_HOSTS": "yahtzee.example",
 }
-
-
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "YAHTZEE_HTTPS"}}
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT, env=base | env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
 
 
 def test_deploy_check_is_clean_in_production():

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from games import services
 from lobby import services as lobby
 from lobby.models import Player
-from tests.test_consumers import drain, session_for
+from tests.live import drain, session_for
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

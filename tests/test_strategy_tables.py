@@ -20,8 +20,8 @@ from games.management.commands import solve as solve_command
 from games.models import Game
 from games.strategy import Advisor, storage, table_path
 from games.strategy.solver import TABLE_SHAPE
+from tests.clients import HTMX, client_for, url
 from tests.factories import act, make_game
-from tests.test_views import HTMX, client_for, url
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,7 @@ from django.utils import timezone
 
 from games.models import Game
 from lobby.models import TABLE_LIFETIME, Table, TableSeat
-from tests.test_lobby import finished_online_game, online
-from tests.test_views import client_for
+from tests.clients import client_for, finished_online_game, online
 
 pytestmark = pytest.mark.django_db
 

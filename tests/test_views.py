@@ -6,23 +6,14 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from games import services
 from games.models import Action, AppendOnly, Game
 from games.rules import CATEGORIES
+from tests.clients import HTMX, client_for, url
 from tests.factories import VISITOR, act, fill_all_but, make_game
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HX-Request": "true"}
-
-
-def client_for(visitor: str = VISITOR) -> Client:
-    client = Client()
-    session = client.session
-    session["visitor"] = visitor
-    session.save()
-    return client
 
 
 def snapshot(game: Game) -> tuple:
@@ -31,10 +22,6 @@ def snapshot(game: Game) -> tuple:
     seats = [(s.scores, s.yahtzee_bonus) for s in game.seats.order_by("position")]
     log = list(game.actions.values_list("seq", "kind", "payload"))
     return (game.step, game.dice, game.held, game.rolls, game.status, seats, log)
-
-
-def url(game: Game, kind: str) -> str:
-    return reverse("games:act", args=[game.id, kind])
 
 
 def test_home_offers_a_new_game_and_then_continue():

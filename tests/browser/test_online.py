@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.online import count_moves, go_online
 from tests.servers import Server
 
 ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
@@ -16,13 +17,6 @@ ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
 def server(tmp_path):
     with Server(tmp_path) as running:
         yield running
-
-
-def go_online(page: Page, base: str, name: str) -> None:
-    page.goto(base + "/online/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Go online").click()
-    expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
 
 
 def take_turn(me: Page, other: Page, name: str, *, hold_by_keyboard: bool = False) -> None:
@@ -51,23 +45,6 @@ def pick_and_score(me: Page, other: Page, name: str) -> None:
     me.get_by_role("link", name=re.compile("would score")).first.click()
     me.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
     expect(other.locator("#messages")).to_contain_text(re.compile(f"{name} scored \\d+ points?"))
-
-
-MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
-
-
-def count_moves(page: Page, over_socket: list, posted: list) -> None:
-    """Record each move the page sends: over its game socket (as JSON) or posted over HTTP."""
-
-    def on_socket(socket) -> None:
-        def on_frame(payload) -> None:
-            if isinstance(payload, str) and '"move"' in payload:
-                over_socket.append(payload)
-
-        socket.on("framesent", on_frame)
-
-    page.on("websocket", on_socket)
-    page.on("request", lambda r: MOVE_URL.search(r.url) and r.method == "POST" and posted.append(r))
 
 
 def test_challenge_play_a_whole_game_and_reconnect(browser, server):

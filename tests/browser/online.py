@@ -1,0 +1,30 @@
+"""A person going online in a browser, and the moves a page sends."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
+
+
+def go_online(page: Page, base: str, name: str) -> None:
+    page.goto(base + "/online/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Go online").click()
+    expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
+
+
+def count_moves(page: Page, over_socket: list, posted: list) -> None:
+    """Record each move the page sends: over its game socket (as JSON) or posted over HTTP."""
+
+    def on_socket(socket) -> None:
+        def on_frame(payload) -> None:
+            if isinstance(payload, str) and '"move"' in payload:
+                over_socket.append(payload)
+
+        socket.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    page.on("request", lambda r: MOVE_URL.search(r.url) and r.method == "POST" and posted.append(r))

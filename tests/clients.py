@@ -1,0 +1,52 @@
+"""Django test clients for a visitor: a session with its identity, the URL of a move, the htmx
+header; a visitor online under a name, and an online game between two of them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game, Seat
+from lobby.models import Challenge, Player
+from tests.factories import VISITOR
+
+HTMX = {"HX-Request": "true"}
+
+
+def client_for(visitor: str = VISITOR) -> Client:
+    client = Client()
+    session = client.session
+    session["visitor"] = visitor
+    session.save()
+    return client
+
+
+def url(game: Game, kind: str) -> str:
+    return reverse("games:act", args=[game.id, kind])
+
+
+def online(visitor: str, name: str) -> Client:
+    client = client_for(visitor)
+    response = client.post("/online/name/", {"name": name})
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    return client
+
+
+def online_game() -> tuple[Game, Client, Client]:
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
+    bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
+    return Game.objects.get(), ana, bo
+
+
+def finished_online_game(settings) -> tuple[Game, Client, Client]:
+    settings.AWAY_GRACE_SECONDS = 0
+    game, ana, bo = online_game()
+    Seat.objects.filter(game=game, visitor="ana").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
+    return game, ana, bo

@@ -1,0 +1,58 @@
+"""Pages on a socket, through Channels' communicator against the site's real routing: a visitor's
+session, a connected page, an online game, and what a page has received."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import services
+from lobby.models import Player
+from yahtzee_site.asgi import application
+
+# The handshake's Host header, as a browser sends it: the origin must be this site's.
+SITE = [(b"host", b"localhost")]
+
+
+@database_sync_to_async
+def session_for(visitor: str | None) -> str:
+    session = SessionStore()
+    if visitor:
+        session["visitor"] = visitor
+    session.create()
+    return session.session_key
+
+
+async def connect(path: str, visitor: str | None, cookies: str = "") -> WebsocketCommunicator:
+    key = await session_for(visitor)
+    cookie = f"sessionid={key}; {cookies}" if cookies else f"sessionid={key}"
+    headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), *SITE]
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def new_online_game():
+    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    return services.start_online_game([ana, bo])
+
+
+async def drain(communicator: WebsocketCommunicator) -> list[str]:
+    """Everything the socket has received so far."""
+    messages = []
+    while not await communicator.receive_nothing(timeout=0.2):
+        messages.append(await communicator.receive_from())
+    return messages
+
+
+async def receive_containing(communicator: WebsocketCommunicator, text: str) -> str:
+    """The first message that contains ``text`` (earlier ones, e.g. presence, are skipped)."""
+    for _ in range(10):
+        message = await communicator.receive_from(timeout=3)
+        if text in message:
+            return message
+    raise AssertionError(f"no message with {text!r}")
