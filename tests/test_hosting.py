@@ -176,6 +176,11 @@ def test_stopping_a_first_scripts_serve_stops_its_strategy_solve_too(tmp_path, s
         "YAHTZEE_STRATEGY_DIR": str(tmp_path / "strategy"),
         "PORT": str(port),
     }
+    # As a host runs it, from a shell outside the project's venv: under `uv run` (scripts/test)
+    # the venv's python3 comes first on PATH, which has neither uv nor pip to install it.
+    venv_bin = str(ROOT / ".venv" / "bin")
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if p != venv_bin)
+    env.pop("VIRTUAL_ENV", None)
     # In a session of its own, as a terminal runs a command in a process group of its own.
     serve = subprocess.Popen(
         [ROOT / "scripts" / "serve"], cwd=ROOT, env=env, start_new_session=True,
