@@ -4,6 +4,7 @@ functions included), has no cycle, and nothing below the views reaches the live 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ def modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache  # read once for all the cases below
 def import_graph() -> dict[str, set[str]]:
     """Each product module and the product modules it imports, anywhere in its source."""
     known = modules()
@@ -86,7 +88,7 @@ def is_in(module: str, prefixes: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
-def test_the_graph_sees_imports_inside_functions(tmp_path):
+def test_the_graph_sees_imports_inside_functions():
     graph = import_graph()
     assert "games.live.sockets" in graph["yahtzee_site.asgi"]  # a top-level import
     assert "games.consumers" in graph["games.apps"]  # one inside ready()
