@@ -19,37 +19,6 @@ SERVER_COMMANDS = frozenset(
 SERVER_FIXTURES = frozenset({"live_server"})
 
 
-def pytest_addoption(parser):
-    parser.addoption(
-        "--part",
-        metavar="K/N",
-        help="run only the K-th of N interleaved parts of the selected tests (scripts/test --fast "
-        "runs one part per core at once)",
-    )
-
-
-def pytest_configure(config):
-    if part := config.getoption("part"):
-        number, parts = (int(n) for n in part.split("/"))
-        if not 1 <= number <= parts:
-            raise pytest.UsageError(f"--part {part}: K must be from 1 to N")
-        config.pluginmanager.register(Part(number, parts), "yahtzee-part")
-
-
-class Part:
-    """Keeps every N-th of the tests left after -m and -k: every file is shared out between the
-    parts, so that its slow and fast tests spread evenly, and each test runs in exactly one."""
-
-    def __init__(self, number: int, parts: int) -> None:
-        self.number, self.parts = number, parts
-
-    @pytest.hookimpl(trylast=True)  # after -m and -k have deselected theirs
-    def pytest_collection_modifyitems(self, config, items):
-        others = [item for i, item in enumerate(items) if i % self.parts != self.number - 1]
-        config.hook.pytest_deselected(items=others)
-        items[:] = items[self.number - 1 :: self.parts]
-
-
 def pytest_collection_modifyitems(config, items):
     """Mark the tests that start real servers; run browser tests last: Playwright leaves an event
     loop running in the main thread."""

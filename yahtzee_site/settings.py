@@ -175,6 +175,10 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Django's default for SQLite, said outright: pytest-django gives each xdist worker
+            # its own database, and would otherwise name a file after NAME for an engine that is
+            # not Django's own.
+            "TEST": {"NAME": ":memory:"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
