@@ -19,7 +19,7 @@ from games import advice
 from games.management.commands import solve as solve_command
 from games.models import Game
 from games.strategy import Advisor, storage, table_path
-from games.strategy.solver import TABLE_SHAPE
+from games.strategy.points import TABLE_SHAPE
 from tests.clients import HTMX, client_for, url
 from tests.factories import act, make_game
 

@@ -28,7 +28,7 @@ from games.strategy.dice import (
     SUB_KEEPS_PADDED,
     keep_index_from_counts,
 )
-from games.strategy.solver import (
+from games.strategy.points import (
     BOX_POINTS,
     IS_YAHTZEE_ROLL,
     JOKER_POINTS,
@@ -37,8 +37,8 @@ from games.strategy.solver import (
     U_CAP,
     YAHTZEE,
     YAHTZEE_BIT,
-    turn_arrays,
 )
+from games.strategy.solver import turn_arrays
 
 BLOCK = 10_000
 """Games drawn and played together; part of what a seed means, so keep it fixed."""
