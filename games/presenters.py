@@ -743,7 +743,7 @@ def odds_lines(state) -> list[dict]:
         return []
     kept = turn.kept if turn.dice else ()
     open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
-    chances = odds.box_odds(kept, turn.rolls_left, open_boxes)
+    chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
     return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
 
 

@@ -59,6 +59,26 @@ def test_odds_follow_the_held_dice():
     assert "Small straight <strong>100.0%</strong>" in page
 
 
+def test_odds_count_the_forced_joker():
+    # Sixes and the Yahtzee box filled: five sixes may go in any open lower box, as a joker.
+    game = fill_all_but(["large_straight", "small_straight", "full_house", "four_of_a_kind"])
+    act(game, "roll", dice=[6, 6, 6, 6, 6])
+    for die in range(5):
+        act(game, "hold", die=die, held=True)
+    page = client_for().get(f"/game/{game.id}/").text
+    for box in ("Large straight", "Small straight", "Full house", "Four of a kind"):
+        assert f"{box} <strong>100.0%</strong>" in page
+
+
+def test_odds_of_a_yahtzee_that_must_go_in_its_upper_box():
+    # Sixes still open: five sixes must go there, so they make no large straight.
+    game = fill_all_but(["sixes", "large_straight"])
+    act(game, "roll", dice=[6, 6, 6, 6, 6])
+    for die in range(5):
+        act(game, "hold", die=die, held=True)
+    assert "Large straight <strong>0.0%</strong>" in client_for().get(f"/game/{game.id}/").text
+
+
 def test_grades_by_points_lost():
     assert [classify(x) for x in (0, 0.99, 1.0, 2.9, 3.0, 7.9, 8.0, 40)] == [
         "fine", "fine", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"

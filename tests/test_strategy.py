@@ -427,6 +427,22 @@ def test_odds_with_all_five_held_are_certain(held, rolls):
         assert p == (1.0 if box_score(box, held) > 0 else 0.0)
 
 
+@pytest.mark.parametrize(
+    ("filled", "multiple_yahtzees", "expected"),
+    [
+        ({"sixes": 30, "yahtzee": 50}, True, 1 / 6),  # the fifth six is a joker straight
+        ({"sixes": 30, "yahtzee": 0}, True, 1 / 6),  # a zeroed Yahtzee box still makes jokers
+        ({"yahtzee": 50}, True, 0.0),  # Sixes open: five sixes must go there
+        ({"sixes": 30, "yahtzee": 50}, False, 0.0),  # no joker without multiple Yahtzees
+    ],
+)
+def test_odds_count_the_joker_of_the_card(filled, multiple_yahtzees, expected):
+    card = Scorecard.from_boxes(filled, multiple_yahtzees=multiple_yahtzees)
+    # Four sixes held, one roll: only a six could make a large straight, and only as a joker.
+    assert odds.chance("large_straight", (6, 6, 6, 6), 1, card) == pytest.approx(expected)
+    assert odds.chance("large_straight", (6, 6, 6, 6), 1) == 0.0  # on a fresh card, never
+
+
 def test_odds_sanity():
     assert odds.chance("large_straight", (1, 2, 3, 4), 1) == pytest.approx(1 / 6, abs=1e-12)
     assert odds.chance("small_straight", (1, 2, 3, 4), 1) == 1.0

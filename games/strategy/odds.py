@@ -1,8 +1,9 @@
 """Live odds: the chance of ending the turn able to score a box, from the dice held now.
 
 For the dice kept now (0-5 faces) and the rolls still to make (1-3), ``box_odds`` gives for each
-box the probability that the final dice score more than 0 in it by the plain rules
-(``box_score > 0``; jokers aside), when the player rerolls the other dice now and, on each later
+box the probability that the final dice can be scored for more than 0 in it on the player's card
+(``Scorecard.options``, so the forced joker counts: with Sixes and the Yahtzee box filled, five
+sixes score 40 as a large straight), when the player rerolls the other dice now and, on each later
 roll, holds whatever maximises the chance of that box (a separate policy per box). Holding all
 five dice means standing on them: the chance is then 1 or 0.
 
@@ -19,7 +20,7 @@ from functools import cache
 
 import numpy as np
 
-from games.rules import CATEGORIES, box_score
+from games.rules import CATEGORIES, Scorecard, box_score
 from games.strategy.dice import KEEP_INDEX, NUM_DICE, ROLLS, TRANSITION, best_keep_inplace
 
 ODDS_BOXES = (
@@ -33,18 +34,42 @@ ODDS_BOXES = (
 """The boxes the live odds are shown for, rarest first."""
 
 
+FRESH_CARD = Scorecard()
+"""A card with every box open: no joker, every roll scores as ``box_score`` says."""
+
+
+def scores_in(box: str, dice: Sequence[int], card: Scorecard) -> bool:
+    """True when ``dice`` may go in ``box`` on ``card`` for more than 0 (the joker applied)."""
+    return card.options(dice).get(box, 0) > 0
+
+
+def _yahtzees_score(box: str, card: Scorecard) -> tuple[bool, ...]:
+    """For the Yahtzee of each face 1-6, whether it scores in ``box`` on ``card``.
+
+    The only rolls whose worth depends on the rest of the card (the joker rule), so the chances
+    are kept per box and these six answers rather than per card.
+    """
+    return tuple(scores_in(box, (face,) * NUM_DICE, card) for face in range(1, 7))
+
+
 @cache
-def _success(box: str) -> np.ndarray:
-    """(252,): 1.0 where a roll scores in ``box`` by the plain rules."""
-    values = np.array([box_score(box, roll) > 0 for roll in ROLLS], dtype=float)
+def _success(box: str, yahtzees: tuple[bool, ...]) -> np.ndarray:
+    """(252,): 1.0 where a roll scores in ``box``, with ``yahtzees`` for the six Yahtzees."""
+    values = np.array(
+        [
+            yahtzees[roll[0] - 1] if len(set(roll)) == 1 else box_score(box, roll) > 0
+            for roll in ROLLS
+        ],
+        dtype=float,
+    )
     values.flags.writeable = False
     return values
 
 
 @cache
-def _chance_by_keep(box: str, rolls: int) -> np.ndarray:
+def _chance_by_keep(box: str, rolls: int, yahtzees: tuple[bool, ...]) -> np.ndarray:
     """(462,): chance of scoring ``box`` holding each keep with ``rolls`` rolls still to make."""
-    final = _success(box)[:, None]
+    final = _success(box, yahtzees)[:, None]
     for _ in range(rolls - 1):
         # Before each later roll the player holds the keep that maximises the chance.
         final = best_keep_inplace(TRANSITION @ final).copy()
@@ -53,8 +78,13 @@ def _chance_by_keep(box: str, rolls: int) -> np.ndarray:
     return values
 
 
-def chance(box: str, kept: Sequence[int], rolls: int) -> float:
-    """Probability of ending the turn able to score ``box`` (see the module docstring)."""
+def chance(box: str, kept: Sequence[int], rolls: int, card: Scorecard = FRESH_CARD) -> float:
+    """Probability of ending the turn able to score ``box`` on ``card`` (see the module docstring).
+
+    >>> card = Scorecard.from_boxes({"sixes": 30, "yahtzee": 50})
+    >>> chance("large_straight", (6, 6, 6, 6, 6), 2, card)  # five sixes: a joker worth 40
+    1.0
+    """
     if box not in CATEGORIES:
         raise ValueError(f"no box called {box!r}")
     keep = tuple(sorted(kept))
@@ -65,12 +95,15 @@ def chance(box: str, kept: Sequence[int], rolls: int) -> float:
     if len(keep) == NUM_DICE or rolls == 0:
         if len(keep) != NUM_DICE:
             raise ValueError("with no roll left all five dice must be given")
-        return 1.0 if box_score(box, keep) > 0 else 0.0
-    return float(_chance_by_keep(box, rolls)[KEEP_INDEX[keep]])
+        return 1.0 if scores_in(box, keep, card) else 0.0
+    return float(_chance_by_keep(box, rolls, _yahtzees_score(box, card))[KEEP_INDEX[keep]])
 
 
 def box_odds(
-    kept: Sequence[int], rolls: int, boxes: Sequence[str] = ODDS_BOXES
+    kept: Sequence[int],
+    rolls: int,
+    boxes: Sequence[str] = ODDS_BOXES,
+    card: Scorecard = FRESH_CARD,
 ) -> dict[str, float]:
     """``{box: probability}`` for ``boxes`` (default the six lower made hands), see ``chance``."""
-    return {box: chance(box, kept, rolls) for box in boxes}
+    return {box: chance(box, kept, rolls, card) for box in boxes}
