@@ -13,6 +13,8 @@ from games.models import Game
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
 CHALLENGE_LIFETIME = timedelta(minutes=2)
+# How long the challenger's panel says that a challenge was declined.
+DECLINE_SHOWN = timedelta(minutes=1)
 # A private table whose game has not started by then is gone: a link left in a chat stops
 # working, and a guessed code finds only tables of today. A started table stays (its page leads
 # to the game).
@@ -65,6 +67,7 @@ class Challenge(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)  # accepted, declined or cancelled
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
 
     def __str__(self) -> str:

@@ -5,11 +5,23 @@ from __future__ import annotations
 import segno
 from django.utils import timezone
 
-from lobby.models import MAX_TABLE_SEATS, Challenge, Player, Table
+from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
+
+
+def time_left(until, now) -> str:
+    """What a countdown shows first, as game.js goes on showing it: minutes:seconds."""
+    seconds = max(0, round((until - now).total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02}"
+
+
+def _with_time_left(challenges, now) -> list[Challenge]:
+    for challenge in challenges:
+        challenge.left = time_left(challenge.expires_at, now)
+    return list(challenges)
 
 
 def lobby_context(visitor: str | None) -> dict:
-    """Who is online and this player's open challenges."""
+    """Who is online, this player's open challenges, and those of theirs just declined."""
     me = Player.objects.filter(visitor=visitor).first() if visitor else None
     now = timezone.now()
     open_challenges = Challenge.objects.filter(
@@ -18,8 +30,18 @@ def lobby_context(visitor: str | None) -> dict:
     return {
         "me": me,
         "online": list(Player.objects.online().exclude(pk=me.pk if me else None)),
-        "received": list(open_challenges.filter(challenged=me)) if me else [],
-        "sent": list(open_challenges.filter(challenger=me)) if me else [],
+        "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
+        "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
+        "declined": [
+            {"name": challenge.challenged.name, "until": challenge.answered_at + DECLINE_SHOWN}
+            for challenge in Challenge.objects.filter(
+                challenger=me,
+                status=Challenge.Status.DECLINED,
+                answered_at__gt=now - DECLINE_SHOWN,
+            ).select_related("challenged")
+        ]
+        if me
+        else [],
         "now": now,
     }
 

@@ -200,6 +200,7 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
             made.status = (
                 Challenge.Status.CANCELLED if verb == "cancel" else Challenge.Status.DECLINED
             )
+        made.answered_at = timezone.now()
         made.save()
     notify.players_changed(made.challenger.visitor, made.challenged.visitor)
     if made.game:

@@ -23,8 +23,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return _lobby(request)
 
 
-def _lobby(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
-    context = presenters.lobby_context(visitor_id(request)) | {"error": error, "live": True}
+def _lobby(
+    request: HttpRequest, error: str = "", status: int = 200, typed_name: str = ""
+) -> HttpResponse:
+    context = presenters.lobby_context(visitor_id(request)) | {
+        "error": error,
+        "live": True,
+        "typed_name": typed_name,  # a refused name stays in the field, to correct it
+    }
     if request.htmx:
         # Only the live parts change: answer with them (and the error line) as swaps by id.
         parts = ("error", "online", "challenges") if context["me"] else ("error",)
@@ -44,7 +50,7 @@ def choose_name(request: HttpRequest) -> HttpResponse:
         first_name = services.player_of(visitor) is None
         services.go_online(visitor, name, address=client_address(request))
     except ActionRefused as refusal:
-        return _lobby(request, translate_refusal(refusal), refusal.status)
+        return _lobby(request, translate_refusal(refusal), refusal.status, name[:100])
     if first_name:  # a new identity online; a rename keeps the key (see rotate_session_key)
         rotate_session_key(request)
     return redirect("lobby:lobby")

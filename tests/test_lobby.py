@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -92,6 +93,30 @@ def test_decline_and_cancel():
     assert ana.post(f"/online/challenge/{second.pk}/cancel/").status_code == 302
     statuses = sorted(Challenge.objects.values_list("status", flat=True))
     assert statuses == ["cancelled", "declined"]
+
+
+def test_the_challenger_is_told_of_a_decline_for_a_minute():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
+    challenge = Challenge.objects.get()
+    waiting = ana.get("/online/").text
+    assert "Waiting for Bo to answer" in waiting
+    assert re.search(r'expires in <span class="countdown" data-deadline="[^"]+">[12]:\d\d</span>', waiting)
+    bo.post(f"/online/challenge/{challenge.pk}/decline/")
+    page = ana.get("/online/").text
+    assert "Bo declined your challenge." in page
+    assert "Waiting for Bo" not in page
+    assert "Bo declined" not in bo.get("/online/").text  # only the challenger is told
+    Challenge.objects.update(answered_at=timezone.now() - timedelta(seconds=61))
+    assert "Bo declined" not in ana.get("/online/").text
+
+
+def test_a_refused_name_stays_in_the_field_to_correct():
+    online("ana", "Ana")
+    refused = client_for("other").post("/online/name/", {"name": "ANA"})
+    assert refused.status_code == 400
+    assert 'value="ANA"' in refused.text
+    assert '<p class="error" role="alert">' in refused.text
 
 
 def test_challenge_refusals():

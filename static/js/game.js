@@ -23,6 +23,7 @@ document.addEventListener("keydown", (event) => {
 
 // Online games: count down an away player's grace period; when it ends, show the buttons that
 // let the others go on without them (the server checks the time again when they are pressed).
+// The lobby counts down its challenges the same way.
 function tickDeadlines() {
   const now = Date.now();
   for (const element of document.querySelectorAll("[data-deadline]")) {
@@ -33,6 +34,10 @@ function tickDeadlines() {
   }
   for (const element of document.querySelectorAll("[data-after-deadline][hidden]")) {
     if (Date.parse(element.dataset.afterDeadline) <= now) element.hidden = false;
+  }
+  // What is over when its time comes (a lobby challenge's answers, "declined" lines).
+  for (const element of document.querySelectorAll("[data-until]:not([hidden])")) {
+    if (Date.parse(element.dataset.until) <= now) element.hidden = true;
   }
 }
 setInterval(tickDeadlines, 1000);
@@ -328,3 +333,31 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (lobbyForms.size > 1 && lobbyForms.has(event.detail.elt)) parkWaitingForms(event.detail.elt);
 });
+
+// A private table's link: the share sheet where the browser has one (phones), else a copy to the
+// clipboard. Without JavaScript the link stays in its box to copy by hand.
+const shareButton = document.getElementById("share-link");
+if (shareButton) {
+  const canShare = Boolean(navigator.share);
+  if (canShare || navigator.clipboard) {
+    if (canShare) shareButton.textContent = shareButton.dataset.shareWord;
+    shareButton.hidden = false;
+  }
+  shareButton.addEventListener("click", async () => {
+    const status = document.getElementById("share-status");
+    if (canShare) {
+      try {
+        await navigator.share({ url: shareButton.dataset.share });
+      } catch (error) {
+        // The player closed the share sheet: nothing to say.
+      }
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(shareButton.dataset.share);
+      status.textContent = shareButton.dataset.copied;
+    } catch (error) {
+      document.getElementById("table-link").select();
+    }
+  });
+}

@@ -1,0 +1,59 @@
+"""The lobby and a table page as a person sees them: countdowns, a declined challenge, a refused
+name, the table's link to share."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.online import go_online
+from tests.servers import Server
+
+
+@pytest.fixture
+def server(tmp_path):
+    with Server(tmp_path) as running:
+        yield running
+
+
+def test_a_challenge_counts_down_and_its_decline_is_told(browser, server):
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    go_online(ana, server.url, "Ana")
+    go_online(bo, server.url, "Bo")
+    ana.get_by_role("button", name="Challenge Bo").click()
+    countdown = ana.locator("#challenges .countdown")
+    expect(countdown).to_have_text(re.compile(r"^[12]:\d\d$"))
+    first = countdown.inner_text()
+    expect(countdown).not_to_have_text(first, timeout=3000)  # it ticks
+    expect(bo.get_by_text("Ana challenges you")).to_be_visible()
+    bo.get_by_role("button", name="Decline").click()
+    expect(ana.get_by_text("Bo declined your challenge.")).to_be_visible()  # pushed, no reload
+    expect(ana.get_by_text("Waiting for Bo to answer")).to_have_count(0)
+
+
+def test_a_refused_name_looks_like_an_error_and_stays_to_correct(browser, server):
+    go_online(browser.new_context().new_page(), server.url, "Ana")
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/online/")
+    page.get_by_label("Your name").fill("ana")
+    page.get_by_role("button", name="Go online").click()
+    error = page.get_by_role("alert")
+    expect(error).to_have_text(re.compile("already called that"))
+    # Styled as the game page's refusals: the red-tinted box, not plain text.
+    assert error.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(253, 236, 234)"
+    expect(page.get_by_label("Your name")).to_have_value("ana")
+
+
+def test_the_table_link_is_copied_with_one_tap(browser, server):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    go_online(page, server.url, "Ana")
+    page.get_by_role("button", name="Open a table").click()
+    link = page.get_by_label("Link to this table").input_value()
+    assert re.search(r"/t/\w+/$", link)
+    page.get_by_role("button", name=re.compile("^(Copy|Share) link$")).click()
+    expect(page.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == link
