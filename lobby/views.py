@@ -45,8 +45,9 @@ def _lobby(
 @require_POST
 def choose_name(request: HttpRequest) -> HttpResponse:
     """Go online under a display name."""
+    name = request.POST.get("name", "")
     try:
-        visitor, name = visitor_id(request, create=True), request.POST.get("name", "")
+        visitor = visitor_id(request, create=True)
         first_name = services.player_of(visitor) is None
         services.go_online(visitor, name, address=client_address(request))
     except ActionRefused as refusal:

@@ -101,7 +101,8 @@ def test_the_challenger_is_told_of_a_decline_for_a_minute():
     challenge = Challenge.objects.get()
     waiting = ana.get("/online/").text
     assert "Waiting for Bo to answer" in waiting
-    assert re.search(r'expires in <span class="countdown" data-deadline="[^"]+">[12]:\d\d</span>', waiting)
+    countdown = r'expires in <span class="countdown" data-deadline="[^"]+">[12]:\d\d</span>'
+    assert re.search(countdown, waiting)
     bo.post(f"/online/challenge/{challenge.pk}/decline/")
     page = ana.get("/online/").text
     assert "Bo declined your challenge." in page
