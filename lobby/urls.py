@@ -1,10 +1,13 @@
 from django.urls import path, re_path
+from django.views.decorators.cache import never_cache
 
 from lobby import views
 
 app_name = "lobby"
+
+# Live pages, never shown from the browser's cache (see games/urls.py).
 urlpatterns = [
-    path("online/", views.lobby, name="lobby"),
+    path("online/", never_cache(views.lobby), name="lobby"),
     path("online/name/", views.choose_name, name="name"),
     path("online/challenge/", views.challenge, name="challenge"),
     re_path(
@@ -14,7 +17,7 @@ urlpatterns = [
     ),
     path("table/new/", views.new_table, name="new_table"),
     path("table/join/", views.join_by_code, name="join_by_code"),
-    path("t/<str:code>/", views.table, name="table"),
+    path("t/<str:code>/", never_cache(views.table), name="table"),
     path("t/<str:code>/join/", views.join_table, name="join_table"),
     path("t/<str:code>/start/", views.start_table, name="start_table"),
     path("game/<str:game_id>/rematch/", views.rematch, name="rematch"),

@@ -10,7 +10,7 @@ from django.test import Client
 from games import services
 from games.models import Action, AppendOnly, Game
 from games.rules import CATEGORIES
-from tests.clients import HTMX, client_for, url
+from tests.clients import HTMX, client_for, online, url
 from tests.factories import VISITOR, act, fill_all_but, make_game
 
 pytestmark = pytest.mark.django_db
@@ -462,3 +462,19 @@ def test_a_game_against_the_computer_names_its_player_you_only_to_that_player():
     assert re.findall(headings, own_sheet) == ["You", "Beginner"]
     watched_sheet = client_for("stranger").get(f"/game/{game.id}/sheet/").text
     assert re.findall(headings, watched_sheet) == ["Player", "Beginner"]
+
+
+def test_pages_of_live_state_are_never_cached():
+    game = make_game()
+    ana = online("ana", "Ana")
+    table = ana.post("/table/new/").headers["Location"]
+    pages = [
+        (client_for(), "/"),
+        (client_for(), f"/game/{game.id}/"),
+        (ana, "/online/"),
+        (ana, table),
+    ]
+    for client, address in pages:
+        response = client.get(address)
+        assert response.status_code == 200, address
+        assert "no-store" in response.headers["Cache-Control"], address

@@ -361,3 +361,11 @@ if (shareButton) {
     }
   });
 }
+
+// A page that shows live state (a game, the lobby, a table) brought back by the back button from
+// the browser's back-forward cache would show an old position with live controls: load it anew.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector("#game, .lobby, .table-page")) {
+    window.location.reload();
+  }
+});

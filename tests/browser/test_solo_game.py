@@ -155,3 +155,21 @@ def test_spanish_from_the_browser(browser, base: str):
     page.get_by_role("button", name="English").click()
     expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
     context.close()
+
+
+def test_going_back_to_a_game_shows_it_as_it_is_now(page: Page, base):
+    """A move made on another page of the same browser, then the back button to the game: the page
+    shows the game as it is now, not the copy from before the move (cache or back-forward cache)."""
+    start_game(page, base)
+    page.get_by_role("button", name=ROLL).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    game_url = page.url
+    page.get_by_role("link", name="How to play").first.click()
+    expect(page).to_have_url(re.compile("/guide/"))
+    other = page.context.new_page()
+    other.goto(game_url)
+    other.get_by_role("button", name=ROLL).click()
+    expect(other.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
+    other.close()
+    page.go_back()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
