@@ -173,3 +173,31 @@ def test_going_back_to_a_game_shows_it_as_it_is_now(page: Page, base):
     other.close()
     page.go_back()
     expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
+
+
+CONTRAST = """e => {
+  const channels = (color) => color.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (color) => {
+    const [r, g, b] = channels(color).map((c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(e);
+  if (Number(style.opacity) !== 1) return 0;  // faded: the colours alone would not tell
+  const [a, b] = [luminance(style.color), luminance(style.backgroundColor)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_the_disabled_roll_button_is_readable(page: Page, base):
+    """WCAG AA: at least 4.5:1 between the text and its background, also when disabled."""
+    start_game(page, base)
+    for after in ("Roll again (2 left)", "Roll again (1 left)"):
+        page.get_by_role("button", name=ROLL).click()
+        expect(page.get_by_role("button", name=ROLL)).to_have_text(after)
+    page.get_by_role("button", name=ROLL).click()
+    done = page.get_by_role("button", name="No rolls left")
+    expect(done).to_be_disabled()
+    assert done.evaluate(CONTRAST) >= 4.5
