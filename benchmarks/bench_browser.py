@@ -47,7 +47,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -132,13 +132,19 @@ def clock_offset(page: Page) -> tuple[float, float]:
     return offset, round_trip / 2
 
 
-def start_game(browser: Browser, bases: list[str], number: int) -> tuple[Page, Page]:
-    """Two players online in two contexts, one challenging the other; both on the game page."""
+def start_game(
+    browser: Browser, bases: list[str], number: int, setup: Callable[[Page], None] | None = None
+) -> tuple[Page, Page]:
+    """Two players online in two contexts, one challenging the other; both on the game page.
+
+    ``setup`` sees each page before it opens anything (to route its requests, for instance)."""
     pages = []
     for _ in bases:
         context = browser.new_context()
         context.add_init_script(PROBE)
         pages.append(context.new_page())
+        if setup:
+            setup(pages[-1])
     # A fresh pair of names per game: the site keeps players (and names) between games.
     tag = f"{number}-{int(time.time() * 1000) % 1_000_000}"
     ana, bo = pages
@@ -152,38 +158,54 @@ def start_game(browser: Browser, bases: list[str], number: int) -> tuple[Page, P
     return ana, bo
 
 
-def play(browser: Browser, bases: list[str], number: int, moves: int, times: dict) -> None:
-    """One game (or its first ``moves`` moves), each move timed on the other player's page."""
-    ana, bo = start_game(browser, bases, number)
-    (a_offset, a_error), (b_offset, b_error) = clock_offset(ana), clock_offset(bo)
-    times["skew"].append((b_offset - a_offset, a_error + b_error))
+def play_moves(
+    ana: Page, bo: Page, moves: int, before: Callable[[str, Page], None] | None = None
+) -> Iterator[tuple[str, Page, dict]]:
+    """Play the game's first ``moves`` moves; after each: its kind, the other page, its times.
+
+    ``before(kind, other page)`` runs just before each move's click."""
     made = 0
     for _round in range(13):
         for me, other in ((ana, bo), (bo, ana)):
             for kind, move in TURN:
                 if made == moves:
-                    break
+                    return
                 version = int(me.locator("#messages [data-version]").get_attribute("data-version"))
                 version += 1
+                if before:
+                    before(kind, other)
                 move(me)
                 pushed = other.wait_for_function(PUSHED, arg=version, polling=POLL_MS).json_value()
                 me.wait_for_function(SHOWN, arg=version, polling=POLL_MS)
                 clicked = me.evaluate("() => window.__probe.clicks.at(-1)")
-                times[kind].append(
+                answer = me.evaluate(
+                    "t => window.__probe.frames.find(f => f.answer && f.frame > t) || null", clicked
+                )
+                made += 1
+                yield (
+                    kind,
+                    other,
                     {
                         "click_dom": pushed["dom"] - clicked,
                         "frame_dom": pushed["dom"] - pushed["frame"],
                         "click_frame": pushed["frame"] - clicked,
                         "frame_painted": pushed["painted"] - pushed["frame"],
                         "bytes": pushed["bytes"],
-                    }
+                        # None when the move was posted (the page's socket was not open yet)
+                        "answer": answer and answer["dom"] - clicked,
+                    },
                 )
-                answer = me.evaluate(
-                    "t => window.__probe.frames.find(f => f.answer && f.frame > t) || null", clicked
-                )
-                if answer:  # None when the move was posted (the socket was not open yet)
-                    times["answer"].append(answer["dom"] - clicked)
-                made += 1
+
+
+def play(browser: Browser, bases: list[str], number: int, moves: int, times: dict) -> None:
+    """One game (or its first ``moves`` moves), each move timed on the other player's page."""
+    ana, bo = start_game(browser, bases, number)
+    (a_offset, a_error), (b_offset, b_error) = clock_offset(ana), clock_offset(bo)
+    times["skew"].append((b_offset - a_offset, a_error + b_error))
+    for kind, _other, timed in play_moves(ana, bo, moves):
+        times[kind].append(timed)
+        if timed["answer"] is not None:
+            times["answer"].append(timed["answer"])
     for page in (ana, bo):
         page.context.close()
 
