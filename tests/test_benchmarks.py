@@ -38,3 +38,24 @@ def test_bench_browser_prints_figures_for_each_kind_of_move():
         assert 0 < int(row[9]) <= int(row[10]), (kind, result.stdout)
     answers = re.search(r"^own answer, click -> DOM: n (\d+), p50 \d+\.\d ms", result.stdout, re.M)
     assert answers and 1 <= int(answers[1]) <= 10, result.stdout
+
+
+@pytest.mark.browser
+@pytest.mark.server  # the profiler starts uvicorn and Chromium itself
+def test_profile_push_splits_a_score_push_into_htmx_steps():
+    """One turn has one score: its push's task is profiled and split into steps that add up."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/profile_push.py", "--moves", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "score pushes profiled: 1 " in result.stdout
+    task = float(re.search(r"^task: mean (\d+\.\d+) ms", result.stdout, re.M)[1])
+    steps = dict(re.findall(r"^\| ([a-z -]+) \| (\d+\.\d+) \| \d+% \|$", result.stdout, re.M))
+    assert {"parse", "clean-up", "process", "insert", "remove"} <= steps.keys(), result.stdout
+    # The steps share out the task's samples: all of them, each once.
+    assert sum(map(float, steps.values())) == pytest.approx(task, abs=0.05), result.stdout
+    # htmx served unminified keeps its names: the parse and the clean-up of a whole game area
+    # always take samples.
+    assert float(steps["parse"]) > 0 and float(steps["clean-up"]) > 0, result.stdout
+    assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)
