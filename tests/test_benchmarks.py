@@ -1,0 +1,61 @@
+"""The benchmarks still run against the current code and print their figures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# "| roll | 4 | 22.7 / 24.0 | 5.1 / 8.6 | 18.1 / 18.9 | 8.8 / 14.4 | 2346 / 2475 |"
+PAIR = r"(-?\d+\.\d) / (-?\d+\.\d)"
+CELLS = rf"{PAIR} \| {PAIR} \| {PAIR} \| {PAIR} \| (\d+) / (\d+)"
+ROW = re.compile(rf"^\| (roll|hold|score) \| (\d+) \| {CELLS} \|$", re.M)
+
+
+@pytest.mark.browser
+@pytest.mark.server  # the benchmark starts uvicorn and Chromium itself
+def test_bench_browser_prints_figures_for_each_kind_of_move():
+    """Two turns (a roll, two holds, a roll again and a score each) give a row per kind."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_browser.py", "--games", "1", "--moves", "10"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = {found[1]: found.groups()[1:] for found in ROW.finditer(result.stdout)}
+    assert {kind: int(row[0]) for kind, row in rows.items()} == {"roll": 4, "hold": 4, "score": 2}
+    for kind, row in rows.items():
+        click_dom, frame_dom, click_frame, painted = (
+            (float(row[i]), float(row[i + 1])) for i in (1, 3, 5, 7)
+        )
+        for p50, p95 in (click_dom, frame_dom, click_frame, painted):
+            assert 0 <= p50 <= p95, (kind, result.stdout)
+        # Per move click -> DOM is click -> frame plus frame -> DOM, on one clock: so are medians.
+        assert click_dom[0] >= max(frame_dom[0], click_frame[0]), (kind, result.stdout)
+        assert 0 < int(row[9]) <= int(row[10]), (kind, result.stdout)
+    answers = re.search(r"^own answer, click -> DOM: n (\d+), p50 \d+\.\d ms", result.stdout, re.M)
+    assert answers and 1 <= int(answers[1]) <= 10, result.stdout
+
+
+@pytest.mark.browser
+@pytest.mark.server  # the profiler starts uvicorn and Chromium itself
+def test_profile_push_splits_a_score_push_into_htmx_steps():
+    """One turn has one score: its push's task is profiled and split into steps that add up."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/profile_push.py", "--moves", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "score pushes profiled: 1 " in result.stdout
+    task = float(re.search(r"^task: mean (\d+\.\d+) ms", result.stdout, re.M)[1])
+    steps = dict(re.findall(r"^\| ([a-z -]+) \| (\d+\.\d+) \| \d+% \|$", result.stdout, re.M))
+    assert {"parse", "clean-up", "process", "insert", "remove"} <= steps.keys(), result.stdout
+    # The steps share out the task's samples: all of them, each once.
+    assert sum(map(float, steps.values())) == pytest.approx(task, abs=0.05), result.stdout
+    # htmx served unminified keeps its names: the parse and the clean-up of a whole game area
+    # always take samples.
+    assert float(steps["parse"]) > 0 and float(steps["clean-up"]) > 0, result.stdout
+    assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)
