@@ -67,7 +67,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from stack.services import Postgres, free_port, wait_for_port  # noqa: E402
+from devstack.processes import Postgres, free_port, wait_for_port  # noqa: E402
 
 REQUEST_TIMEOUT = 10.0  # seconds: a request slower than this counts as an error
 SETUP_TIMEOUT = 30.0  # seconds to get two players into a game and their sockets open
@@ -858,10 +858,10 @@ class Embedded:
 
 
 class ScaledOut:
-    """stack/stack.py: nginx over gunicorn (HTTP) and uvicorn (WebSocket) processes."""
+    """devstack/stack.py: nginx over gunicorn (HTTP) and uvicorn (WebSocket) processes."""
 
     def __init__(self, http: int, ws: int, workers: int, database: str) -> None:
-        from stack.stack import Stack
+        from devstack.stack import Stack
 
         env = {"YAHTZEE_BENCH_REFERENCE": "1"} | _strategy_env()
         if database == "sqlite":
@@ -869,7 +869,7 @@ class ScaledOut:
         self.stack = Stack(http=http, ws=ws, workers=workers, env=env)
         name = "SQLite" if database == "sqlite" else "PostgreSQL"
         self.describe = (
-            f"scaled out (stack/stack.py): nginx, {http} gunicorn process(es) x {workers} sync "
+            f"scaled out (devstack/stack.py): nginx, {http} gunicorn process(es) x {workers} sync "
             f"worker(s), {ws} uvicorn WebSocket process(es), {name}, Redis"
         )
 
@@ -1079,7 +1079,7 @@ def main() -> None:
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--url", help="a running server on 127.0.0.1 (with the reference action)")
-    where.add_argument("--stack", action="store_true", help="start stack/stack.py's scaled-out set")
+    where.add_argument("--stack", action="store_true", help="start devstack's scaled-out stack")
     parser.add_argument("--database", choices=["sqlite", "postgres"], help="default: sqlite "
                         "embedded, postgres with --stack (throwaway either way)")  # fmt: skip
     parser.add_argument("--http", type=int, default=2, help="--stack: gunicorn processes")

@@ -16,8 +16,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-from stack import services
-from stack.services import free_port
+from devstack import processes
+from devstack.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,7 +133,7 @@ def dice_labels(page: str) -> list[str]:
     return re.findall(r'aria-pressed="(true|false)"[^>]*?aria-label="([^"]+)"', page, re.S)
 
 
-class Redis(services.Redis):
+class Redis(processes.Redis):
     """A throwaway redis-server, started at once (installed by scripts/test from apt)."""
 
     def __init__(self) -> None:

@@ -15,7 +15,7 @@ import pytest
 from django.db import OperationalError, connection
 from websockets.sync.client import connect
 
-from stack.services import free_port
+from devstack.processes import free_port
 from tests.servers import ROOT, Server
 
 

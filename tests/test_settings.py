@@ -11,10 +11,10 @@ import time
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
+from devstack.processes import Redis, free_port
 from games import services
 from games.models import Game
 from lobby.models import Player
-from stack.services import Redis, free_port
 from tests.commands import manage
 from tests.servers import ROOT
 
