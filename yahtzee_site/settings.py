@@ -168,7 +168,7 @@ if os.environ.get("DATABASE_URL"):
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "yahtzee_site.sqlite",
+            "ENGINE": "backends.sqlite",
             "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
@@ -300,7 +300,7 @@ CHANNEL_LAYERS = {
         "CONFIG": {"hosts": [REDIS_URL]},
     }
     if REDIS_URL
-    else {"BACKEND": "yahtzee_site.layers.QuickInMemoryChannelLayer"}
+    else {"BACKEND": "backends.channel_layers.QuickInMemoryChannelLayer"}
 }
 if REDIS_URL:
     CACHES = {
