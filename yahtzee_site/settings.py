@@ -87,9 +87,6 @@ INSTALLED_APPS = [
     "games",
     "lobby",
 ]
-# The load benchmark's reference action (benchref/, benchmarks/bench_load.py), only when asked for.
-if _env_flag("YAHTZEE_BENCH_REFERENCE"):
-    INSTALLED_APPS.append("benchref")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
