@@ -12,7 +12,7 @@ import pytest
 # uses) is marked `server` when collected, so that a new test is classified without anyone
 # remembering to; `scripts/test --fast` leaves these tests out. One that starts a server some
 # other way is marked `@pytest.mark.server` by hand.
-REAL_SERVERS = frozenset({"Server", "Stack", "Redis", "Postgres"})
+REAL_SERVERS = frozenset({"Server", "ServerProcess", "Stack", "Redis", "Postgres"})
 SERVER_COMMANDS = frozenset(
     {"serve", "devstack", "devstack.throwaway", "uvicorn", "gunicorn", "daphne", "redis-server"}
 )
