@@ -257,7 +257,7 @@ def main() -> None:
     times: dict[str, list] = collections.defaultdict(list)
     with contextlib.ExitStack() as running:
         if args.stack:
-            from stack.stack import Stack
+            from devstack.stack import Stack
 
             stack = running.enter_context(Stack(http=2, ws=2))
             bases = stack.pair_urls[:2]

@@ -7,8 +7,9 @@
 By default it starts the embedded default (one uvicorn process, SQLite, in-memory channel layer)
 on a free loopback port with a throwaway data directory. ``--url`` points it at a running site
 instead; a second ``--url`` puts the second player there (e.g. another pair of processes of the
-stack). ``--stack`` starts the scaled-out stack (``stack.Stack``: gunicorn for HTTP, uvicorn for
-WebSockets, Redis, PostgreSQL, nginx) and puts each player on their own pair of processes.
+stack). ``--stack`` starts the scaled-out stack (``devstack.stack.Stack``: gunicorn for HTTP,
+uvicorn for WebSockets, Redis, PostgreSQL, nginx) and puts each player on their own pair of
+processes.
 
 It puts two players in an online game through the real endpoints and has them play whole games.
 For every roll, hold and score one player sends, it times the moment the other player's socket
@@ -241,7 +242,7 @@ def main() -> None:
         if args.url:
             bases, where = [url.rstrip("/") for url in args.url[:2]], " and ".join(args.url[:2])
         elif args.stack:
-            from stack.stack import Stack
+            from devstack.stack import Stack
 
             stack = running.enter_context(Stack(http=2, ws=2))
             bases = stack.pair_urls[:2]

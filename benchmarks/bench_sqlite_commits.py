@@ -1,5 +1,5 @@
 """How long a move's commit takes on the embedded default's SQLite, with and without the process's
-checkpointer thread (``yahtzee_site/sqlite``).
+checkpointer thread (``backends/sqlite``).
 
     uv run python benchmarks/bench_sqlite_commits.py [--moves 3000] [--pace 0.004] [--rounds 2]
 
@@ -27,14 +27,14 @@ sys.path.insert(0, str(ROOT))
 
 def run(moves: int, pace: float, background: bool) -> list[float]:
     """Commit times in ms of ``moves`` move-like transactions on a new database file."""
-    import yahtzee_site.sqlite.base as sqlite_backend
+    import backends.sqlite.base as sqlite_backend
 
     started = sqlite_backend.checkpointer
     if not background:
         sqlite_backend.checkpointer = lambda path: None
     directory = tempfile.mkdtemp(prefix="bench-commits-", dir=ROOT / "var")
     settings = {
-        "ENGINE": "yahtzee_site.sqlite",
+        "ENGINE": "backends.sqlite",
         "NAME": str(Path(directory) / "db.sqlite3"),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",

@@ -6,15 +6,15 @@ import types
 import pytest
 
 # What starts a real server or service in another process or thread: uvicorn (tests/servers.py),
-# the scaled-out stack, Redis, PostgreSQL (stack.services), pytest-django's live server, or a
-# command that serves (scripts/serve, python -m stack or stack.throwaway, uvicorn...). A test that
-# names one (in its own code, in a helper from tests/ that it calls, or in a fixture it uses) is
-# marked `server` when collected, so that a new test is classified without anyone remembering to;
-# `scripts/test --fast` leaves these tests out. One that starts a server some other way is
-# marked `@pytest.mark.server` by hand.
-REAL_SERVERS = frozenset({"Server", "Stack", "Redis", "Postgres"})
+# the scaled-out stack, Redis, PostgreSQL (devstack.processes), pytest-django's live server, or
+# a command that serves (scripts/serve, python -m devstack or devstack.throwaway, uvicorn...). A
+# test that names one (in its own code, in a helper from tests/ that it calls, or in a fixture it
+# uses) is marked `server` when collected, so that a new test is classified without anyone
+# remembering to; `scripts/test --fast` leaves these tests out. One that starts a server some
+# other way is marked `@pytest.mark.server` by hand.
+REAL_SERVERS = frozenset({"Server", "ServerProcess", "Stack", "Redis", "Postgres"})
 SERVER_COMMANDS = frozenset(
-    {"serve", "stack", "stack.throwaway", "uvicorn", "gunicorn", "daphne", "redis-server"}
+    {"serve", "devstack", "devstack.throwaway", "uvicorn", "gunicorn", "daphne", "redis-server"}
 )
 SERVER_FIXTURES = frozenset({"live_server"})
 

@@ -1,25 +1,22 @@
-"""Start the real ASGI server in a child process, on a free loopback port, with its own data dir."""
+"""Start the real ASGI server in a child process, on a free loopback port, with its own data dir
+(through devstack.launcher, as the benchmarks and the stack start theirs)."""
 
 from __future__ import annotations
 
 import http.cookiejar
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
 
-from stack import services
-from stack.services import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
+from devstack import processes
+from devstack.launcher import ROOT, ServerProcess, uvicorn_command
+from devstack.processes import free_port
 
 # Debian's Chromium, headless, as root, with no network beyond loopback (see shared/MACHINE.md):
 # without the background-networking flags it keeps dialing hosts it cannot reach.
@@ -49,7 +46,8 @@ class Server:
         if self.env.get("DATABASE_URL"):
             # On PostgreSQL (scripts/test's second run) each server gets a database of its own.
             self.env["DATABASE_URL"] = fresh_database(self.env["DATABASE_URL"])
-        self.process: subprocess.Popen | None = None
+        log = data_dir / "server.log"  # stdout and stderr, across restarts
+        self.process = ServerProcess("uvicorn", self.port, uvicorn_command(self.port), log)
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput"],
             cwd=ROOT, env=self.env, check=True, capture_output=True,
@@ -60,27 +58,16 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        command = [sys.executable, "-m", "uvicorn", "yahtzee_site.asgi:application",
-                   "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log"]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode()) from None
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start within 30 s")
+        self.process.start(self.env, wait=30)
+        return self
 
     def kill(self) -> None:
         """Stop the server the hard way, as a crash or a power cut would."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
+        self.process.kill()
+
+    def log(self) -> str:
+        """What the server wrote to stdout and stderr so far, over all its starts."""
+        return self.process.log_text()
 
     def __enter__(self) -> Server:
         return self.start()
@@ -133,7 +120,7 @@ def dice_labels(page: str) -> list[str]:
     return re.findall(r'aria-pressed="(true|false)"[^>]*?aria-label="([^"]+)"', page, re.S)
 
 
-class Redis(services.Redis):
+class Redis(processes.Redis):
     """A throwaway redis-server, started at once (installed by scripts/test from apt)."""
 
     def __init__(self) -> None:

@@ -15,7 +15,7 @@ import pytest
 from django.db import OperationalError, connection
 from websockets.sync.client import connect
 
-from stack.services import free_port
+from devstack.processes import free_port
 from tests.servers import ROOT, Server
 
 
@@ -222,7 +222,7 @@ def test_the_server_log_has_no_line_per_socket_but_keeps_its_start_up_lines(tmp_
             with connect(url, origin=server.url, open_timeout=5) as socket_:
                 socket_.recv(timeout=5)  # the lobby's catch-up
         time.sleep(0.5)  # for the server to see the second one closed
-    log = server.process.stderr.read().decode()
+    log = server.log()
     assert "Uvicorn running on" in log and "Application startup complete" in log
     for line in ['"WebSocket /ws/lobby/" [accepted]', "connection open", "connection closed"]:
         assert line not in log

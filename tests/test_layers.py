@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from yahtzee_site import layers
-from yahtzee_site.layers import QuickInMemoryChannelLayer
+from backends import channel_layers as layers
+from backends.channel_layers import QuickInMemoryChannelLayer
 
 pytestmark = pytest.mark.asyncio
 

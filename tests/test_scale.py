@@ -1,6 +1,6 @@
 """The site scales past one process: two players on different processes share one game.
 
-The stack (stack/stack.py) runs the production shape on loopback: two gunicorn processes for
+The stack (devstack/stack.py) runs the production shape on loopback: two gunicorn processes for
 HTTP, two uvicorn processes for WebSockets, nginx routing them, PostgreSQL and Redis. Ana talks
 only to pair 1 (HTTP process 1, WebSocket process 1), Bo only to pair 2, so nothing connects
 them but the database and the channel layer. They play a whole online game through the real
@@ -15,7 +15,7 @@ import re
 import socket
 import urllib.request
 
-from stack.stack import Stack, still_running
+from devstack.stack import Stack, still_running
 from tests.players import Player, open_socket, receive, start_online_game
 
 ROUNDS = 13

@@ -11,10 +11,10 @@ import time
 import pytest
 from django.db import OperationalError, connection, connections, transaction
 
+from devstack.processes import Redis, free_port
 from games import services
 from games.models import Game
 from lobby.models import Player
-from stack.services import Redis, free_port
 from tests.commands import manage
 from tests.servers import ROOT
 
@@ -149,3 +149,24 @@ def test_the_deploy_check_asks_redis_when_redis_url_is_set():
         answered = manage("check", "--deploy", **PRODUCTION, REDIS_URL=redis_server.url)
     assert answered.returncode == 0, answered.stderr
     assert "no issues" in answered.stdout
+
+
+@pytest.mark.parametrize(
+    ("settings_module", "installed"),
+    [("yahtzee_site.settings", False), ("benchmarks.settings", True)],
+)
+def test_only_the_benchmark_settings_serve_the_load_benchmarks_reference_action(
+    settings_module, installed
+):
+    """The reference action (benchmarks/reference/) is a tool: the site's own settings and URLs
+    never name it."""
+    code = (
+        "from django.apps import apps; from django.urls import resolve, Resolver404\n"
+        "try: found = resolve('/bench/reference/1/').view_name\n"
+        "except Resolver404: found = None\n"
+        "print(apps.is_installed('benchmarks.reference'), found)"
+    )
+    result = manage("shell", "-c", code, DJANGO_SETTINGS_MODULE=settings_module)
+    assert result.returncode == 0, result.stderr
+    expected = "True benchref:reference" if installed else "False None"
+    assert result.stdout.strip().splitlines()[-1] == expected

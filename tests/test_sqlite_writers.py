@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import IntegrityError, OperationalError, connections
 
-from yahtzee_site.sqlite.base import DatabaseWrapper, _checkpointers, writer_lock
+from backends.sqlite.base import DatabaseWrapper, _checkpointers, writer_lock
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import socket
 import time
 
-from stack.services import free_port
-from stack.stack import _port_is_free
+from devstack.processes import free_port
+from devstack.stack import _port_is_free
 
 
 def test_a_port_with_a_listener_is_in_use_and_free_once_it_closes():

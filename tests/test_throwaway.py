@@ -1,4 +1,4 @@
-"""``python -m stack.throwaway``: the PostgreSQL cluster goes when the run goes, however it ends."""
+"""``python -m devstack.throwaway``: the PostgreSQL cluster goes with the run, however it ends."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def start(tmp_path, script: str) -> tuple[subprocess.Popen, str]:
     """A throwaway run of ``script``, once the command has started; the cluster's URL."""
     told = tmp_path / "url"
     run = subprocess.Popen(
-        [sys.executable, "-m", "stack.throwaway", "postgres", "--",
+        [sys.executable, "-m", "devstack.throwaway", "postgres", "--",
          sys.executable, "-c", script, str(told)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
@@ -56,7 +56,7 @@ def test_a_run_ends_with_its_commands_exit_code_and_removes_the_cluster(tmp_path
     script = TELL + "; sys.exit(3)"
     told = tmp_path / "url"
     code = subprocess.run(
-        [sys.executable, "-m", "stack.throwaway", "postgres", "--", sys.executable, "-c", script,
+        [sys.executable, "-m", "devstack.throwaway", "postgres", "--", sys.executable, "-c", script,
          str(told)],
         cwd=ROOT, capture_output=True, timeout=120,
     ).returncode  # fmt: skip

@@ -87,9 +87,6 @@ INSTALLED_APPS = [
     "games",
     "lobby",
 ]
-# The load benchmark's reference action (benchref/, benchmarks/bench_load.py), only when asked for.
-if _env_flag("YAHTZEE_BENCH_REFERENCE"):
-    INSTALLED_APPS.append("benchref")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -168,7 +165,7 @@ if os.environ.get("DATABASE_URL"):
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "yahtzee_site.sqlite",
+            "ENGINE": "backends.sqlite",
             "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
@@ -300,7 +297,7 @@ CHANNEL_LAYERS = {
         "CONFIG": {"hosts": [REDIS_URL]},
     }
     if REDIS_URL
-    else {"BACKEND": "yahtzee_site.layers.QuickInMemoryChannelLayer"}
+    else {"BACKEND": "backends.channel_layers.QuickInMemoryChannelLayer"}
 }
 if REDIS_URL:
     CACHES = {

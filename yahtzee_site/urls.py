@@ -1,4 +1,3 @@
-from django.apps import apps
 from django.urls import include, path
 
 from games.health import healthz
@@ -10,9 +9,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("lobby.urls")),
 ]
-# The load benchmark's reference action, when settings installed it (YAHTZEE_BENCH_REFERENCE=1).
-if apps.is_installed("benchref"):
-    urlpatterns.append(path("", include("benchref.urls")))
 
 handler404 = "games.responses.page_not_found"
 handler500 = "games.responses.server_error"

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from benchref.models import Counter, Entry
+from benchmarks.reference.models import Counter, Entry
 
 # Rows of the fragment: enough for about 3 KB of HTML, the size of a roll's answer.
 ROWS = [f"Box {number}" for number in range(1, 19)]

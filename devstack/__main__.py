@@ -1,6 +1,6 @@
 """Start the scaled-out stack on loopback and keep it running until Ctrl-C.
 
-    python -m stack [--http 2] [--ws 2] [--port 8000] [--workers 1]
+    python -m devstack [--http 2] [--ws 2] [--port 8000] [--workers 1]
 
 (``scripts/stack`` sets up the environment and runs this.) Prints the main URL and one URL per
 pair of processes; stops everything on Ctrl-C, SIGTERM or SIGHUP, or when a server dies.
@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 
-from stack.stack import ROOT, Stack
+from devstack.stack import ROOT, Stack
 
 
 def _stop_on(signum: int, _frame) -> None:
@@ -25,7 +25,7 @@ def _stop_on(signum: int, _frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m stack", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m devstack", description=__doc__.splitlines()[0])
     parser.add_argument("--http", type=int, default=2, help="gunicorn processes (default 2)")
     parser.add_argument("--ws", type=int, default=2, help="uvicorn WebSocket processes (default 2)")
     parser.add_argument("--port", type=int, default=8000, help="the main port (default 8000)")

@@ -1,6 +1,6 @@
 """Run a command beside a throwaway PostgreSQL cluster, with DATABASE_URL pointing into it.
 
-    python -m stack.throwaway postgres -- pytest -q
+    python -m devstack.throwaway postgres -- pytest -q
 
 scripts/test runs the whole suite this way a second time, so that it passes on PostgreSQL as
 well as on the embedded SQLite. The cluster is removed when the command ends, also when the run
@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 
-from stack.services import Postgres
+from devstack.processes import Postgres
 
 STOP_SECONDS = 10  # that an interrupted command gets to finish before it is killed
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from benchref import views
+from benchmarks.reference import views
 
 app_name = "benchref"
 urlpatterns = [

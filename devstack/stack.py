@@ -15,64 +15,19 @@ real host.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
-from stack.services import Postgres, Redis, free_port, pg_binary, wait_for_port
+from devstack.launcher import ROOT, ServerProcess, uvicorn_command
+from devstack.processes import Postgres, Redis, free_port, pg_binary, wait_for_port
 
-ROOT = Path(__file__).resolve().parent.parent
 SETUP_HINT = "scripts/stack and scripts/test install it from Debian's packages"
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: stop if the stack's own process dies (even by SIGKILL)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-
-
-@dataclass
-class Process:
-    """One server process of the stack, its loopback port and its log file."""
-
-    name: str
-    port: int | None
-    command: list[str]
-    log: Path
-    popen: subprocess.Popen | None = None
-
-    def start(self, env: dict[str, str]) -> None:
-        with self.log.open("wb") as log:
-            self.popen = subprocess.Popen(
-                self.command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent,
-            )  # fmt: skip
-
-    @property
-    def running(self) -> bool:
-        return self.popen is not None and self.popen.poll() is None
-
-    def terminate(self) -> None:
-        if self.running:
-            self.popen.terminate()
-
-    def wait(self, timeout: float = 60) -> int | None:
-        """Wait for the process to end (killing it after ``timeout``); its exit code."""
-        if self.popen is None:
-            return None
-        try:
-            return self.popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            return self.popen.wait(5)
 
 
 class Stack:
@@ -104,10 +59,10 @@ class Stack:
         self.directory: Path | None = None
         self.postgres: Postgres | None = None
         self.redis: Redis | None = None
-        self.http: list[Process] = []
-        self.ws: list[Process] = []
-        self.nginx: Process | None = None
-        self.background: list[Process] = []
+        self.http: list[ServerProcess] = []
+        self.ws: list[ServerProcess] = []
+        self.nginx: ServerProcess | None = None
+        self.background: list[ServerProcess] = []
         self.pair_ports: list[int] = []
         self.env: dict[str, str] = {}
 
@@ -124,7 +79,7 @@ class Stack:
         return [f"http://127.0.0.1:{port}" for port in self.pair_ports]
 
     @property
-    def processes(self) -> list[Process]:
+    def processes(self) -> list[ServerProcess]:
         return [*self.http, *self.ws, *([self.nginx] if self.nginx else []), *self.background]
 
     def manage(self, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -218,30 +173,28 @@ class Stack:
             self.http.append(self._launch(f"http-{i + 1}", port, command))
         for i in range(self.ws_count):
             port = free_port()
-            command = [python, "-m", "uvicorn", "yahtzee_site.asgi:application",
-                       "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
-                       "--lifespan", "off", "--timeout-graceful-shutdown", "5"]  # fmt: skip
+            command = uvicorn_command(port, embedded=False)
             self.ws.append(self._launch(f"ws-{i + 1}", port, command))
         self.manage("migrate", "--noinput")
         if self.solve:  # the computer's tables: built once if missing, beside the servers
             self._launch("solve", None, [python, "manage.py", "solve", "--if-missing"])
         for process in [*self.http, *self.ws]:
-            wait_for_port(process.port, process.popen, timeout=60)
+            process.wait_until_listening(timeout=60)
 
         self.port = self.port or free_port()
         pairs = max(self.http_count, self.ws_count)
         self.pair_ports = [free_port() for _ in range(pairs)]
         self.nginx = self._start_nginx()
 
-    def _launch(self, name: str, port: int | None, command: list[str]) -> Process:
+    def _launch(self, name: str, port: int | None, command: list[str]) -> ServerProcess:
         assert self.directory is not None
-        process = Process(name, port, command, self.directory / "logs" / f"{name}.log")
+        process = ServerProcess(name, port, command, self.directory / "logs" / f"{name}.log")
         if port is None:
             self.background.append(process)
         process.start(self.env)
         return process
 
-    def _start_nginx(self) -> Process:
+    def _start_nginx(self) -> ServerProcess:
         assert self.directory is not None
         prefix = self.directory / "nginx"
         prefix.mkdir()
@@ -254,7 +207,7 @@ class Stack:
         (prefix / "nginx.conf").write_text(config)
         command = [shutil.which("nginx"), "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
                    "-e", "stderr", "-g", "daemon off;"]  # fmt: skip
-        process = Process("nginx", self.port, command, self.directory / "logs" / "nginx.log")
+        process = ServerProcess("nginx", self.port, command, self.directory / "logs" / "nginx.log")
         process.start(self.env)
         for port in [self.port, *self.pair_ports]:
             wait_for_port(port, process.popen, timeout=15)
@@ -317,7 +270,7 @@ def nginx_config(
         upstreams.append(_upstream(f"ws_{i + 1}", [ws_ports[i % len(ws_ports)]]))
         servers.append(_server(port, f"http_{i + 1}", f"ws_{i + 1}"))
     return f"""\
-# Generated by stack/stack.py for a loopback stack; deploy/nginx-yahtzee.conf is the real-host one.
+# Generated by devstack/stack.py for a loopback stack; deploy/nginx-yahtzee.conf is the real host's.
 worker_processes 1;
 pid {prefix}/nginx.pid;
 events {{

@@ -5,6 +5,12 @@ send and receive, which grows with the number of open pages (5% of the server's 
 players), and hands each group message to a task per page. Here the scan runs at most once a
 second, and a group message is put on each page's queue at once: what the queues hold, and when
 entries expire, is as in Channels.
+
+Why it stays: ``benchmarks/bench_channel_layer.py`` (a group message to both pages of a game, all
+pages waiting in ``receive()``) took 249 us of CPU per message with Channels' layer against 53
+us with this one at 64 pages (4.7x), and 534 against 53 us at 256 pages (10x): Channels' cost
+grows with the open pages, this one's does not. ``_clean_expired`` is a private method of
+Channels' layer, as are its ``channels`` and ``groups``: tests/test_layers.py fails if they change.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ CLEAN_EVERY = 1.0  # seconds between scans for expired messages and group member
 
 
 class QuickInMemoryChannelLayer(InMemoryChannelLayer):
+    """Channels' in-memory layer with its expiry scan spaced out and group sends queued at once."""
+
     cleaned = 0.0
 
     def _clean_expired(self) -> None:

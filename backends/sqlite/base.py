@@ -15,6 +15,16 @@ process that opens a database file also checkpoints it every ``CHECKPOINT_SECOND
 of its own (``Checkpointer``), without waiting for readers or writers (PASSIVE). The log is then
 rewound from its start most of the time and seldom reaches the 1,000 pages; when it does, the
 commit's own checkpoint finds little left to copy.
+
+Why both stay (measured 2026-12-01 on the shared 2-core machine, load 4-10, alternating runs):
+``benchmarks/bench_sqlite_writers.py`` (5 threads writing move-shaped transactions at once): p95
+2.1-2.3 ms with the lock against 7.9-9.0 ms with SQLite's busy handler, 25-26 transactions over
+20 ms against 37-49 of 3,000. ``benchmarks/bench_sqlite_commits.py --rounds 4`` (one writer):
+p99.9 of a commit 8-14 ms with the checkpointer thread against 21-26 ms without it in the three
+pairs run below load 9 (6-7 against 16-19 ms on a quiet machine, docs/benchmarks.md). The lock
+overrides private methods of Django's SQLite backend (``_start_transaction_under_autocommit``,
+``_commit``, ``_rollback``, ``_close``): tests/test_sqlite_writers.py checks that writers take
+turns on it and that every way a transaction ends gives it back.
 """
 
 from __future__ import annotations

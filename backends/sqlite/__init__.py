@@ -1,0 +1,1 @@
+"""The embedded default's SQLite backend (``ENGINE: "backends.sqlite"``): see ``base``."""

@@ -1,0 +1,1 @@
+"""The load benchmark (issue 5), ``python -m benchmarks.load``: see its ``__main__``."""

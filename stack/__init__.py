@@ -1,1 +1,0 @@
-"""Run the site's services and server processes on one machine, on loopback (docs/deploy.md)."""
