@@ -9,7 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games.presenters import BOT_DESCRIPTIONS, BOT_NAMES
+from games.presenters.players import BOT_DESCRIPTIONS, BOT_NAMES
 
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot, _(name)) for bot, name in BOT_NAMES.items()]

@@ -17,9 +17,11 @@ from django.urls import clear_script_prefix, set_script_prefix
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from games import presenters, services
+from games import recent, services
 from games.flow import Turn
 from games.models import Action, Game
+from games.presenters import card, dice, page
+from games.presenters import words as page_words
 from games.rules import Scorecard
 from lobby.models import Player
 
@@ -46,8 +48,8 @@ def blocktranslate_tag(message: str, **values) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_words_read_as_translate_would_print_them(language):
     with translation.override(language):
-        words = presenters.phrases(language)
-        for key, message in presenters.PHRASES.items():
+        words = page_words.phrases(language)
+        for key, message in page_words.PHRASES.items():
             if "%(" not in message:
                 assert words[key] == translate_tag(message), key
 
@@ -58,19 +60,19 @@ def test_sentences_read_as_blocktranslate_would_print_them(language, name):
     values = {"name": name, "box": name, "round": 4, "target": 63, "number": 3, "face": 5,
               "points": 0, "needed": 12}  # fmt: skip
     with translation.override(language):
-        words = presenters.phrases(language)
-        for key, message in presenters.PHRASES.items():
+        words = page_words.phrases(language)
+        for key, message in page_words.PHRASES.items():
             used = {k: v for k, v in values.items() if f"%({k})s" in message}
             if used:
-                assert presenters.fill(words[key], **used) == blocktranslate_tag(message, **used)
+                assert page_words.fill(words[key], **used) == blocktranslate_tag(message, **used)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("left", [1, 2])
 def test_the_roll_button_counts_the_rolls_left_as_the_template_did(language, left):
     with translation.override(language):
-        label = presenters.roll_label(Turn(dice=(1, 2, 3, 4, 5), rolls=3 - left),
-                                      presenters.phrases(language))  # fmt: skip
+        label = dice.roll_label(Turn(dice=(1, 2, 3, 4, 5), rolls=3 - left),
+                                      page_words.phrases(language))  # fmt: skip
         assert label == render(
             "{% blocktranslate count left=left %}Roll again ({{ left }} left){% plural %}"
             "Roll again ({{ left }} left){% endblocktranslate %}",
@@ -83,7 +85,7 @@ def test_the_card_foot_says_what_the_upper_bonus_still_needs(language):
     upper = {"ones": 2, "threes": 9, "fours": 12, "fives": 15, "sixes": 24}  # 62: one short
     cards = [Scorecard.from_boxes({"ones": 3, "sixes": 24}), Scorecard.from_boxes(upper)]
     with translation.override(language):
-        feet = presenters.card_totals(cards)
+        feet = card.card_totals(cards)
         for foot, needed in zip(feet, (36, 1), strict=True):
             assert foot["to_go"] == render(
                 "{% blocktranslate count needed=needed %}{{ needed }} to go{% plural %}"
@@ -98,14 +100,14 @@ def test_the_card_foot_says_what_the_upper_bonus_still_needs(language):
 def test_printed_values_read_as_the_template_prints_them(language, value):
     """Numbers too: the template engine localises them (1575 would read 1.575 with grouping)."""
     with translation.override(language):
-        assert presenters.printed(value) == render("{{ value }}", value=value)
+        assert page_words.printed(value) == render("{{ value }}", value=value)
 
 
 @pytest.mark.parametrize("prefix", ["/", "/yahtzee/"])
 def test_game_addresses_are_those_the_url_tag_gives(prefix):
     set_script_prefix(prefix)
     try:
-        urls = presenters.game_urls("Ab3_x-9")
+        urls = page.game_urls("Ab3_x-9")
         tags = {
             "roll": "{% url 'games:act' id 'roll' %}",
             "hold": "{% url 'games:act' id 'hold' %}",
@@ -152,19 +154,19 @@ DICE_TAGS = """{% for die in dice %}<li>
 @pytest.mark.parametrize("can_play", [True, False])
 @pytest.mark.parametrize("rolls", [0, 1, 3])
 def test_the_dice_read_as_the_template_made_them(language, can_play, rolls):
-    dice = (2, 6, 6, 1, 6) if rolls else ()
-    turn = Turn(dice=dice, held=(False, True, True, False, False) if rolls else (False,) * 5,
+    faces = (2, 6, 6, 1, 6) if rolls else ()
+    turn = Turn(dice=faces, held=(False, True, True, False, False) if rolls else (False,) * 5,
                 rolls=rolls)  # fmt: skip
     with translation.override(language):
         context = {
-            "dice": presenters.dice_views(turn, can_play, presenters.phrases(language)),
+            "dice": dice.dice_views(turn, can_play, page_words.phrases(language)),
             "can_play": can_play,
-            "urls": presenters.game_urls("Ab3_x-9"),
+            "urls": page.game_urls("Ab3_x-9"),
             "csrf_token": "t0ken",
-            "step": presenters.printed(4),
-            "dice_locked": not dice or turn.rolls_left == 0,
+            "step": page_words.printed(4),
+            "dice_locked": not faces or turn.rolls_left == 0,
         }
-        made = presenters.dice_items(context)
+        made = dice.dice_items(context)
         assert same_markup(made) == same_markup(render(DICE_TAGS, **context))
     assert made.count("<li>") == 5
     assert ('name="csrfmiddlewaretoken" value="t0ken"' in made) == can_play
@@ -196,25 +198,25 @@ def test_the_card_rows_read_as_the_template_made_them(language, selected, yahtze
     cards = [Scorecard.from_boxes({"ones": 3, "sixes": 24}), Scorecard.from_boxes(upper)]
     options = {"twos": 4, "chance": 21, "yahtzee": 0}
     with translation.override(language):
-        words = presenters.phrases(language)
-        rows = presenters.card_rows(cards, 0, options, selected, play_url="/game/x/",
+        words = page_words.phrases(language)
+        rows = card.card_rows(cards, 0, options, selected, play_url="/game/x/",
                                     language=language)  # fmt: skip
-        totals = presenters.card_totals(cards)
-        bonus_line = presenters.fill(words["bonus_line"], target=63)
+        totals = card.card_totals(cards)
+        bonus_line = page_words.fill(words["bonus_line"], target=63)
         old = {"upper": True, "rows": rows[:6]}, {"upper": False, "rows": rows[6:]}
         before = render(CARD_TAGS, sections=old, totals=totals, words=words,
                         bonus_line=bonus_line, yahtzees=yahtzees)  # fmt: skip
-        sections = presenters.card_sections(rows, totals, words, bonus_line, yahtzees)
-        after = render(CARD_MADE, sections=sections, foot=presenters.card_foot(totals, words))
+        sections = card.card_sections(rows, totals, words, bonus_line, yahtzees)
+        after = render(CARD_MADE, sections=sections, foot=card.card_foot(totals, words))
     assert same_markup(after) == same_markup(before).replace('<tr class="">', "<tr>")
     assert after.count('class="selected"') == (selected is not None)
 
 
 def _news_as_read_back(game_id: str, visitor: str) -> list[str]:
     """The message line of a freshly loaded game: built from the log as stored."""
-    presenters._recent.clear()  # read, not taken up from what earlier redraws kept
+    recent.kept_actions.clear()  # read, not taken up from what earlier redraws kept
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
-    return presenters.game_context(game, visitor)["news"]
+    return page.game_context(game, visitor)["news"]
 
 
 @pytest.mark.django_db
@@ -241,15 +243,15 @@ def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language,
         for kind, params in moves:
             step = Game.objects.get(pk=game.id).step
             moved = services.perform(game.id, "ana", kind, params, step)
-            presenters._recent.clear()  # nothing kept from earlier reads (see the next test)
+            recent.kept_actions.clear()  # nothing kept from earlier reads (see the next test)
             with CaptureQueriesContext(connection) as queries:
-                news = presenters.game_context(moved, "ana")["news"]
+                news = page.game_context(moved, "ana")["news"]
             assert news == _news_as_read_back(game.id, "ana")
             read_log = [q["sql"] for q in queries if actions_table in q["sql"]]
             # After the computer's turn, the news is its moves: those are read from the log.
             assert bool(read_log) == (opponent == "computer" and kind == "score"), read_log
             if opponent == "online":  # the other seat's line is still read, and also right
-                assert presenters.game_context(moved, "bo")["news"] == _news_as_read_back(
+                assert page.game_context(moved, "bo")["news"] == _news_as_read_back(
                     game.id, "bo"
                 )
 
@@ -282,8 +284,8 @@ def test_the_latest_actions_kept_from_earlier_redraws_read_as_the_log_says():
             for position in positions:
                 me = next((s for s in game.ordered_seats() if s.position == position), None)
                 with CaptureQueriesContext(connection) as queries:
-                    kept = presenters.recent_actions(game, me)
-                assert kept == presenters._read_recent_actions(game, position), (turn, position)
+                    kept = Action.objects.recent(game, me)
+                assert kept == Action.objects.read_recent(game, me), (turn, position)
                 # Read only when this process missed moves (or never read this seat's), then
                 # taken up from what it kept.
                 assert len(queries) == (1 if unseen or first else 0), (turn, kind, position)
@@ -294,7 +296,7 @@ def test_no_upper_bonus_countdown_for_a_seat_that_will_not_play_again():
     """A forfeited player's card (or any card of a finished game) showed "51 to go"."""
     from games.rules import Scorecard
 
-    card = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
-    playing, done = presenters.card_totals([card, card], done=frozenset({1}))
+    scorecard = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
+    playing, done = card.card_totals([scorecard, scorecard], done=frozenset({1}))
     assert playing["to_go"] == "54 to go"
     assert done["to_go"] == ""

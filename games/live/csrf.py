@@ -8,7 +8,7 @@ import secrets
 
 from django.middleware import csrf
 
-from games import presenters
+from games.presenters.dice import csrf_field
 
 # Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
 # the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
@@ -54,7 +54,7 @@ def fill_csrf(html: str, slot: str | None, token: str) -> str:
     """A shared redraw with this page's own CSRF token in its forms."""
     if not slot:
         return html
-    return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
+    return html.replace(csrf_field(slot), csrf_field(token))
 
 
 def csrf_matches(token: str, cookie: str) -> bool:

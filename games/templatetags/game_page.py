@@ -2,7 +2,7 @@
 
 from django import template
 
-from games import presenters
+from games.presenters import dice
 
 register = template.Library()
 
@@ -10,4 +10,4 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def dice_items(context) -> str:
     """The five dice as list items; the player's own are forms carrying the page's CSRF token."""
-    return presenters.dice_items(context)
+    return dice.dice_items(context)
