@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import html
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -14,17 +13,16 @@ from django.template.loader import get_template
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
 from django.utils.http import RFC3986_SUBDELIMS
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from games.flow import replay
 from games.models import Game
-from games.presenters.card import card_foot, card_rows, card_sections, card_totals
+from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import is_own, player_view, ranking, rematch_offer, seat_name
-from games.presenters.words import fill, label, phrases, printed
+from games.presenters.words import label, phrases
 from games.rules import UPPER_BONUS_THRESHOLD
 
 # A stand-in for a game's id in the addresses below: a replace costs far less than a reverse().
@@ -39,14 +37,14 @@ def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
     urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
     urls["home"] = reverse("games:home")
-    return {name: html.escape(url) for name, url in urls.items()}
+    return urls
 
 
 def game_urls(game_id: str) -> dict[str, str]:
-    """Where the game page's forms and links go, escaped as ``{% url %}`` prints them."""
+    """Where the game page's forms and links go, as ``{% url %}`` gives them."""
     patterns = _url_patterns(get_script_prefix(), get_urlconf(settings.ROOT_URLCONF))
-    game_id = html.escape(quote(game_id, safe=RFC3986_SUBDELIMS + "/~:@"))  # as reverse() quotes
-    return {name: SafeString(url.replace(_GAME_ID, game_id)) for name, url in patterns.items()}
+    game_id = quote(game_id, safe=RFC3986_SUBDELIMS + "/~:@")  # as reverse() quotes
+    return {name: url.replace(_GAME_ID, game_id) for name, url in patterns.items()}
 
 
 class Later:
@@ -138,7 +136,6 @@ def game_context(
             state.current,
             options(),
             select,
-            play_url=urls["play"],
             language=language,
         ),
         language,
@@ -150,7 +147,7 @@ def game_context(
         "game": game,
         "urls": urls,
         "words": words,
-        "step": printed(game.step),
+        "step": game.step,
         "seat": seat,
         "current": current,
         "current_name": current_name,
@@ -158,23 +155,15 @@ def game_context(
         "can_play": can_play,
         "state": state,
         "finished": finished,
-        "round_title": fill(words["round"], round=state.round),
+        "round_title": words["round"] % {"round": state.round},
         "players": players,
         "several": len(seats) > 1,
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
         "ranking": Later(lambda: ranking(players()), language) if finished else [],
-        "sections": Later(
-            lambda: card_sections(
-                rows(),
-                totals(),
-                words,
-                fill(words["bonus_line"], target=UPPER_BONUS_THRESHOLD),
-                game.multiple_yahtzees,
-            ),
-            language,
-        ),
-        "card_foot": Later(lambda: card_foot(totals(), words), language),
+        "sections": Later(lambda: card_sections(rows()), language),
+        "totals": totals,
+        "bonus_line": words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},
         "selected": select,
         "selected_points": options()[select] if select else None,
         "better": better,

@@ -5,20 +5,18 @@ from __future__ import annotations
 from typing import TypedDict
 
 from django.utils import timezone
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as _
 
 from games.models import Game, Seat
-from games.presenters.words import fill, printed
 from games.rules import Scorecard
 from games.services import away_deadline
+from games.strategy.bots import BOTS
 
 
 class PlayerView(TypedDict):
     """A seat as the card's column heading and the status line show it."""
 
-    position: str
+    position: int
     name: str
     card: Scorecard
     is_current: bool
@@ -34,25 +32,12 @@ class PlayerView(TypedDict):
     can_leave_out: bool  # the viewer may now go on without this player (once it has run out)
 
 
-BOT_NAMES = {
-    "optimal": _("Perfect computer"),
-    "club": _("Club player"),
-    "beginner": _("Beginner"),
-}
-
-
-BOT_DESCRIPTIONS = {
-    "optimal": _("Plays every move exactly optimally: about 254.6 points on average."),
-    "club": _("A good club player: mostly the best move, now and then a plausible slip."),
-    "beginner": _("Greedy: always takes the most points it can score right now."),
-}
-
-
 def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
     """How a seat is named on the card: its name, the computer's name, or "You" (to the
     visitor who sits there; "Player" to anyone else, such as someone watching the game)."""
     if seat.bot:
-        return gettext(BOT_NAMES.get(seat.bot, seat.bot))
+        bot = BOTS.get(seat.bot)
+        return gettext(bot.name) if bot else seat.bot
     if seat.name:
         return seat.name
     if solo:
@@ -79,8 +64,8 @@ def player_view(
 ) -> PlayerView:
     """A seat's column heading and (online games) presence, ready to print."""
     view: PlayerView = {
-        "position": printed(seat.position),
-        "name": printed(seat_name(seat, solo=solo, own=is_own(seat, viewer))),
+        "position": seat.position,
+        "name": seat_name(seat, solo=solo, own=is_own(seat, viewer)),
         "card": state.cards[seat.position],
         "is_current": seat.position == state.current and not state.finished,
         "bot": seat.bot,
@@ -97,10 +82,10 @@ def player_view(
     if online:
         view.update(presence(game, seat, state, viewer))
         view["presence_word"] = words[view["presence"]]
-        view["dot"] = SafeString("" if view["presence"] == "left" else view["presence"])
+        view["dot"] = "" if view["presence"] == "left" else view["presence"]
         if view["presence"] == "away":
-            view["away_line"] = fill(words["is_away"], name=view["name"])
-            view["go_on_label"] = fill(words["go_on_without"], name=view["name"])
+            view["away_line"] = words["is_away"] % {"name": view["name"]}
+            view["go_on_label"] = words["go_on_without"] % {"name": view["name"]}
     return view
 
 
@@ -121,8 +106,8 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
     seconds = max(0, int((deadline - now).total_seconds()))
     return {
         "presence": "away",
-        "deadline_iso": printed(timezone.localtime(deadline).isoformat()),  # as |date:"c" does
-        "grace_left": SafeString(f"{seconds // 60}:{seconds % 60:02d}"),
+        "deadline_iso": timezone.localtime(deadline).isoformat(),  # as |date:"c" does
+        "grace_left": f"{seconds // 60}:{seconds % 60:02d}",
         "in_grace": deadline > now,
         "can_leave_out": can_leave_out,
     }

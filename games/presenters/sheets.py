@@ -2,29 +2,87 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from games.models import Game
 from games.presenters.players import is_own, seat_name
 from games.presenters.words import label
-from games.rules import CATEGORIES, UPPER, Scorecard, box_score
+from games.rules import (
+    CATEGORIES,
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    SMALL_STRAIGHT_POINTS,
+    UPPER,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Scorecard,
+    box_score,
+)
 
-HOW_TO_SCORE = {
-    "ones": _("Add the ones"),
-    "twos": _("Add the twos"),
-    "threes": _("Add the threes"),
-    "fours": _("Add the fours"),
-    "fives": _("Add the fives"),
-    "sixes": _("Add the sixes"),
-    "three_of_a_kind": _("3 alike: add all dice"),
-    "four_of_a_kind": _("4 alike: add all dice"),
-    "full_house": _("3 alike + 2 alike: 25"),
-    "small_straight": _("4 in a row: 30"),
-    "large_straight": _("5 in a row: 40"),
-    "yahtzee": _("5 alike: 50"),
-    "chance": _("Add all dice"),
+
+class BoxRule(NamedTuple):
+    """How one box scores, in the sheet's few words and the guide's sentence, with an example."""
+
+    short: str  # the printable sheet's column, "3 alike + 2 alike: 25"
+    sentence: str  # the guide's, "Three of one face and two of another: 25."
+    example: tuple[int, ...]  # dice the guide shows, scored by the rules core
+
+
+# The one table of the boxes' rules: the sheet and the guide both read it, and the fixed scores
+# come from games.rules, so the words cannot disagree with the game.
+BOX_RULES: dict[str, BoxRule] = {
+    "ones": BoxRule(_("Add the ones"), _("Add up the ones."), (1, 1, 3, 4, 1)),
+    "twos": BoxRule(_("Add the twos"), _("Add up the twos."), (2, 5, 2, 6, 3)),
+    "threes": BoxRule(_("Add the threes"), _("Add up the threes."), (3, 3, 3, 1, 6)),
+    "fours": BoxRule(_("Add the fours"), _("Add up the fours."), (4, 4, 2, 4, 4)),
+    "fives": BoxRule(_("Add the fives"), _("Add up the fives."), (5, 1, 5, 2, 3)),
+    "sixes": BoxRule(_("Add the sixes"), _("Add up the sixes."), (6, 6, 6, 6, 2)),
+    "three_of_a_kind": BoxRule(
+        _("3 alike: add all dice"),
+        _("At least three dice alike: the sum of all five."),
+        (4, 4, 4, 2, 6),
+    ),
+    "four_of_a_kind": BoxRule(
+        _("4 alike: add all dice"),
+        _("At least four dice alike: the sum of all five."),
+        (5, 5, 5, 5, 3),
+    ),
+    "full_house": BoxRule(
+        _("3 alike + 2 alike: %(points)s"),
+        _("Three of one face and two of another: %(points)s."),
+        (3, 3, 6, 6, 6),
+    ),
+    "small_straight": BoxRule(
+        _("4 in a row: %(points)s"),
+        _("Four faces in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): %(points)s."),
+        (1, 2, 3, 4, 6),
+    ),
+    "large_straight": BoxRule(
+        _("5 in a row: %(points)s"),
+        _("Five faces in a row (1-2-3-4-5 or 2-3-4-5-6): %(points)s."),
+        (2, 3, 4, 5, 6),
+    ),
+    "yahtzee": BoxRule(_("5 alike: %(points)s"), _("All five dice alike: %(points)s."), (6,) * 5),
+    "chance": BoxRule(_("Add all dice"), _("Anything: the sum of all five."), (1, 3, 4, 5, 6)),
 }
+FIXED_POINTS = {
+    "full_house": FULL_HOUSE_POINTS,
+    "small_straight": SMALL_STRAIGHT_POINTS,
+    "large_straight": LARGE_STRAIGHT_POINTS,
+    "yahtzee": YAHTZEE_POINTS,
+}
+
+
+def rule_words(box: str, sentence: bool = False) -> str:
+    """How ``box`` scores in the active language: the sheet's few words, or the guide's sentence."""
+    rule = BOX_RULES[box]
+    words = gettext(rule.sentence if sentence else rule.short)
+    return words % {"points": FIXED_POINTS[box]} if box in FIXED_POINTS else words
 
 
 BLANK_SHEET_COLUMNS = 6
@@ -50,22 +108,25 @@ def sheet_context(game: Game | None, visitor: str | None = None) -> dict:
             "cells": [value(c) if c else "" for c in cards],
         }
 
-    lines = [
-        line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b)))
-        for b in UPPER
-    ]
+    lines = [line(label(b), rule_words(b), lambda c, b=b: _blank(c.score_of(b))) for b in UPPER]
     lines += [
         line(gettext("Upper total"), "", lambda c: c.upper_subtotal, "subtotal"),
-        line(gettext("Bonus"), gettext("63 or more: 35"), lambda c: c.upper_bonus, "subtotal"),
+        line(
+            gettext("Bonus"),
+            gettext("%(threshold)s or more: %(bonus)s")
+            % {"threshold": UPPER_BONUS_THRESHOLD, "bonus": UPPER_BONUS},
+            lambda c: c.upper_bonus,
+            "subtotal",
+        ),
     ]
     lines += [
-        line(label(b), gettext(HOW_TO_SCORE[b]), lambda c, b=b: _blank(c.score_of(b)))
+        line(label(b), rule_words(b), lambda c, b=b: _blank(c.score_of(b)))
         for b in CATEGORIES[len(UPPER) :]
     ]
     lines += [
         line(
             gettext("Yahtzee bonus"),
-            gettext("100 for each extra Yahtzee"),
+            gettext("%(bonus)s for each extra Yahtzee") % {"bonus": YAHTZEE_BONUS},
             lambda c: c.yahtzee_bonus,
             "subtotal",
         ),
@@ -78,50 +139,16 @@ def _blank(score: int | None) -> int | str:
     return "" if score is None else score
 
 
-GUIDE_EXAMPLES = {
-    "ones": (1, 1, 3, 4, 1),
-    "twos": (2, 5, 2, 6, 3),
-    "threes": (3, 3, 3, 1, 6),
-    "fours": (4, 4, 2, 4, 4),
-    "fives": (5, 1, 5, 2, 3),
-    "sixes": (6, 6, 6, 6, 2),
-    "three_of_a_kind": (4, 4, 4, 2, 6),
-    "four_of_a_kind": (5, 5, 5, 5, 3),
-    "full_house": (3, 3, 6, 6, 6),
-    "small_straight": (1, 2, 3, 4, 6),
-    "large_straight": (2, 3, 4, 5, 6),
-    "yahtzee": (6, 6, 6, 6, 6),
-    "chance": (1, 3, 4, 5, 6),
-}
-
-
-GUIDE_RULES = {
-    "ones": _("Add up the ones."),
-    "twos": _("Add up the twos."),
-    "threes": _("Add up the threes."),
-    "fours": _("Add up the fours."),
-    "fives": _("Add up the fives."),
-    "sixes": _("Add up the sixes."),
-    "three_of_a_kind": _("At least three dice alike: the sum of all five."),
-    "four_of_a_kind": _("At least four dice alike: the sum of all five."),
-    "full_house": _("Three of one face and two of another: 25."),
-    "small_straight": _("Four faces in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 30."),
-    "large_straight": _("Five faces in a row (1-2-3-4-5 or 2-3-4-5-6): 40."),
-    "yahtzee": _("All five dice alike: 50."),
-    "chance": _("Anything: the sum of all five."),
-}
-
-
 def guide_context() -> dict:
     """The guide's examples, scored by the rules core so they cannot disagree with the game."""
     examples = [
         {
             "box": box,
             "label": label(box),
-            "how": gettext(GUIDE_RULES[box]),
-            "dice": dice,
-            "points": box_score(box, dice),
+            "how": rule_words(box, sentence=True),
+            "dice": rule.example,
+            "points": box_score(box, rule.example),
         }
-        for box, dice in GUIDE_EXAMPLES.items()
+        for box, rule in BOX_RULES.items()
     ]
     return {"examples": examples}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import html
 
 from django.utils import translation
 from django.utils.safestring import SafeString
@@ -11,30 +10,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from games.rules import CATEGORIES, LABELS
-
-
-def printed(value: object) -> SafeString:
-    """``value`` as ``{{ value }}`` prints it: escaped, unless it is safe already.
-
-    Django's ``conditional_escape`` without its handling of lazy strings, which costs several
-    times the escaping itself. Numbers print as ``str()`` prints them, as the template engine
-    prints them while the site does not group thousands (``USE_THOUSAND_SEPARATOR`` is off).
-    """
-    if isinstance(value, int):
-        return SafeString(value)
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return SafeString(html.escape(str(value)))
-
-
-def fill(message: str, **values: object) -> SafeString:
-    """A translated message with its placeholders filled in, as ``{% blocktranslate %}`` does.
-
-    Like the tag, it escapes the values but not the message (which comes from the catalog), so it
-    gives the same text, ready to print with ``{{ }}``.
-    """
-    return SafeString(message % {name: printed(value) for name, value in values.items()})
-
 
 # What the game page says on every redraw, translated once per language (``phrases``): the
 # templates print the words as {{ words.<key> }}, where {% translate %} would make a lazy string
@@ -76,8 +51,6 @@ PHRASES = {
     "named_turn": _("%(name)s, your turn"),
     "die": _("Die %(number)s: %(face)s"),
     "die_not_rolled": _("Die %(number)s: not rolled"),
-    "would_score": _("%(box)s: would score %(points)s"),
-    "score_button": _("Score %(points)s"),
     "is_away": _("%(name)s is away."),
     "go_on_without": _("Continue without %(name)s"),
 }
@@ -99,7 +72,7 @@ def label(box: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def box_labels(language: str | None) -> dict[str, SafeString]:
-    """The boxes' names in a language, escaped as ``{{ }}`` prints them."""
+def box_labels(language: str | None) -> dict[str, str]:
+    """The boxes' names in a language (the card names all 13 on every redraw)."""
     with translation.override(language):
-        return {box: printed(label(box)) for box in CATEGORIES}
+        return {box: label(box) for box in CATEGORIES}
