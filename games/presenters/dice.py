@@ -21,6 +21,9 @@ class DieView(TypedDict):
     index: int  # 0-4, as the hold form posts it
     number: int  # 1-5, as a player counts, also its keyboard key
     held: bool
+    pressed: str  # aria-pressed: "true" while held
+    press_holds: str  # what pressing the die posts: "1" holds it, "0" releases it
+    held_tag: str  # "Held" while held, else ""
     label: str  # "Die 3: 5" (for someone else's dice: "Die 3: 5, held")
     svg: str  # the face as drawn
 
@@ -60,6 +63,9 @@ def dice_views(turn: Turn, can_play: bool, words: dict) -> list[DieView]:
             "index": index,
             "number": index + 1,
             "held": held,
+            "pressed": "true" if held else "false",
+            "press_holds": "0" if held else "1",
+            "held_tag": words["held"] if held else "",
             "label": aria,
             "svg": die_face(face),
         }
