@@ -99,22 +99,23 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games import presenters, services
+    from games import services
+    from games.presenters.page import game_context, render_parts
 
     game = build_game(present=args.present)
     seats = {"mover": MOVER, "other": OTHER}
 
     def context(visitor: str):
-        return lambda: presenters.game_context(game, visitor) | PAGE
+        return lambda: game_context(game, visitor) | PAGE
 
     def redraw(visitor: str, parts: list[str]):
-        return lambda _: presenters.render_parts(context(visitor)(), parts)
+        return lambda _: render_parts(context(visitor)(), parts)
 
     if args.profile:
         if args.profile == "context":
-            work = lambda: presenters.game_context(game, MOVER)  # noqa: E731
+            work = lambda: game_context(game, MOVER)  # noqa: E731
         else:
-            work = lambda: presenters.render_parts(context(MOVER)(), [args.profile])  # noqa: E731
+            work = lambda: render_parts(context(MOVER)(), [args.profile])  # noqa: E731
         profiler = cProfile.Profile()
         profiler.enable()
         for _ in range(args.reps):
@@ -126,11 +127,11 @@ def main() -> None:
     players = "here" if args.present else "away"
     print(f"CPU time in ms, median of {args.reps} runs; players {players}")
     print(f"{'':18}{'mover':>8}{'other':>8}")
-    row = [median_ms(lambda _, v=v: presenters.game_context(game, v), args.reps)
+    row = [median_ms(lambda _, v=v: game_context(game, v), args.reps)
            for v in seats.values()]  # fmt: skip
     print(f"{'game_context':18}" + "".join(f"{ms:8.2f}" for ms in row))
     for part in PARTS:
-        render = lambda c, part=part: presenters.render_parts(c, [part])  # noqa: E731
+        render = lambda c, part=part: render_parts(c, [part])  # noqa: E731
         row = [median_ms(render, args.reps, context(v)) for v in seats.values()]
         print(f"{'render ' + part:18}" + "".join(f"{ms:8.2f}" for ms in row))
     for kind in MOVES:

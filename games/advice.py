@@ -20,11 +20,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-from games.strategy import Advisor, storage
+from games.strategy import Advisor, bots, storage
 
 logger = logging.getLogger(__name__)
 
-NEEDS_TABLE = {"optimal", "club"}
+NEEDS_TABLE = {bot.id for bot in bots.BOTS.values() if bot.uses_advisor}
 
 _lock = threading.Lock()
 _advisors: dict[Path, Advisor] = {}  # the loaded tables, by file

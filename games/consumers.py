@@ -29,7 +29,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from games import presence, presenters, services
+from games import presence, services
 from games.live.csrf import CSRF_SLOT, csrf_matches, fill_csrf, masked
 from games.live.pages import (
     HEARTBEAT_SECONDS,
@@ -46,6 +46,7 @@ from games.live.threads import (
     run_here,
 )
 from games.models import Game, Seat
+from games.presenters.page import game_context, render_parts
 from games.rules import IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -146,11 +147,11 @@ def view_key(visitor: str, language: str) -> str:
 
 def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
     """The parts the message names as this visitor sees the game, as out-of-band swaps."""
-    context = presenters.game_context(game, visitor) | {"live": True} | page
+    context = game_context(game, visitor) | {"live": True} | page
     parts = message.get("parts", ["game"])
     if not context["can_play"]:
         parts = message.get("onlookers", parts)
-    return presenters.render_parts(context, parts)
+    return render_parts(context, parts)
 
 
 def render_game(game_id: str, visitor: str | None, page: dict, message: dict) -> str:
@@ -266,8 +267,8 @@ def answer_to(outcome: Outcome | None, visitor: str | None, page: dict) -> str:
     with translation.override(page["language"]):
         # The token is masked here, after the other pages' redraws have gone.
         answer_page = page | {"csrf_token": masked(page["csrf_token"]), "live": True}
-        context = presenters.game_context(outcome.game, visitor, **outcome.told) | answer_page
-        return ANSWER + presenters.render_parts(context, outcome.parts)
+        context = game_context(outcome.game, visitor, **outcome.told) | answer_page
+        return ANSWER + render_parts(context, outcome.parts)
 
 
 def is_watching(game_id: str, visitor: str | None) -> bool:

@@ -9,10 +9,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games.presenters import BOT_DESCRIPTIONS, BOT_NAMES
+from games.strategy.bots import BOTS
 
 MAX_PLAYERS = 6
-BOT_CHOICES = [(bot, _(name)) for bot, name in BOT_NAMES.items()]
+BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]
 
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
@@ -130,7 +130,7 @@ class ComputerGameForm(forms.Form):
 
     def descriptions(self) -> list[tuple[str, str, str]]:
         """(value, name, one-line description) of each strength, for the radio list."""
-        return [(bot, _(BOT_NAMES[bot]), _(BOT_DESCRIPTIONS[bot])) for bot in BOT_NAMES]
+        return [(bot.id, _(bot.name), _(bot.description)) for bot in BOTS.values()]
 
 
 class LocalGameForm(forms.Form):

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from django.db import connection, connections, models
 
 from games.flow import GameState, Turn, replay
+from games.recent import LoggedAction, read_recent_actions, recent_actions
 from games.rules import CATEGORIES, NUM_DICE, Scorecard
 
 
@@ -226,6 +227,17 @@ class ActionQuerySet(models.QuerySet):
 
     def delete(self):
         raise AppendOnly("the action log is append-only")
+
+    def recent(self, game: Game, seat: Seat | None) -> list[LoggedAction]:
+        """The game's latest actions from ``seat``'s latest on (None: a watcher), oldest first.
+
+        Kept between redraws in this process: see ``games.recent``.
+        """
+        return recent_actions(self.model, game, seat.position if seat is not None else -1)
+
+    def read_recent(self, game: Game, seat: Seat | None) -> list[LoggedAction]:
+        """The same, read from the database whatever is kept."""
+        return read_recent_actions(self.model, game, seat.position if seat is not None else -1)
 
 
 class Action(models.Model):

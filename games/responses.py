@@ -7,9 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from games import presenters, services
+from games import services
 from games.identity import visitor_id
 from games.models import Game
+from games.presenters.page import game_context, render_parts
 from games.services import translate_refusal
 
 
@@ -20,7 +21,7 @@ def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> Http
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return render(request, "games/not_found.html", {"error": error}, status=404)
-    context = presenters.game_context(game, visitor_id(request), error=error)
+    context = game_context(game, visitor_id(request), error=error)
     if request.htmx:
         return render_fragments(request, context, ["game"], status=status)
     return render(request, "games/play.html", context, status=status)
@@ -32,7 +33,7 @@ def render_fragments(
     """Render the named partials of the game page as out-of-band swaps (plus the message line)."""
     if "game" not in names and "messages" not in names:
         names = [*names, "messages"]
-    return HttpResponse(presenters.render_parts(context, names, request), status=status)
+    return HttpResponse(render_parts(context, names, request), status=status)
 
 
 def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:

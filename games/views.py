@@ -10,11 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from games import advice, presenters, services
+from games import advice, services
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
 from games.identity import visitor_id
 from games.models import Game
+from games.presenters import page, players, sheets
+from games.presenters.analysis import analysis_context
 from games.responses import error_page, refused_page, render_fragments
 from games.rules import IllegalMove
 
@@ -37,7 +39,7 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     games = Game.objects.of_visitor(visitor_id(request) or "").prefetch_related("seats")
     in_progress = list(games.in_progress()[:5])
     for game in in_progress:
-        game.summary = presenters.game_summary(game)
+        game.summary = players.game_summary(game)
     # A refused start: said at the top of the page too, where the answer opens (on a phone the
     # form's own panel is far down), with a link to that panel.
     refusal = None
@@ -105,7 +107,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
     hint = request.GET.get("hint") == "1"
-    context = presenters.game_context(
+    context = page.game_context(
         game, visitor, select=request.GET.get("select"), at=at, hint=hint
     )
     if request.htmx:
@@ -129,9 +131,9 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
         # Others moved after this score (the computer): play their moves back from here.
-        context = presenters.game_context(game, visitor_id(request), at=mine)
+        context = page.game_context(game, visitor_id(request), at=mine)
         return render_fragments(request, context, ["game"])
-    context = presenters.game_context(game, visitor_id(request))
+    context = page.game_context(game, visitor_id(request))
     return render_fragments(request, context, list(services.changed_parts(kind)))
 
 
@@ -193,7 +195,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         multiple_yahtzees=game.multiple_yahtzees,
         advisor=advisor,
     )
-    context = presenters.analysis_context(game, seat, result) | {"people": people}
+    context = analysis_context(game, seat, result) | {"people": people}
     return render(request, "games/analysis.html", context)
 
 
@@ -203,14 +205,14 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
     game = None
     if game_id is not None:
         game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
-    context = presenters.sheet_context(game, visitor_id(request))
+    context = sheets.sheet_context(game, visitor_id(request))
     return render(request, "games/sheet.html", context)
 
 
 @require_safe
 def guide(request: HttpRequest) -> HttpResponse:
     """How to play, every box with an example, odds and strategy."""
-    return render(request, "games/guide.html", presenters.guide_context())
+    return render(request, "games/guide.html", sheets.guide_context())
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -1,13 +1,16 @@
-"""The game page's ready-made strings read exactly as the template tags they replace would.
+"""The game page's words read as the template tags would print them, and its card and dice say
+what a player sees (text, roles, aria labels, ids) in the rendered page.
 
-The presenters translate, fill in and escape what the game page repeats, instead of the template
-running ``{% translate %}``, ``{% blocktranslate %}``, ``{% url %}`` and ``{{ }}`` for it on every
-redraw; each test renders the tag and compares, in English and in Spanish.
+The presenters translate once per language what the game page repeats (``words``), instead of
+the template running ``{% translate %}`` and ``{% blocktranslate %}`` for it on every redraw;
+those tests render the tag and compare, in English and in Spanish. The card and the dice are
+partials of templates/games/play.html: those tests read the rendered fragments.
 """
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.db import connection
@@ -15,13 +18,16 @@ from django.template import engines
 from django.test.utils import CaptureQueriesContext
 from django.urls import clear_script_prefix, set_script_prefix
 from django.utils import translation
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape
 
-from games import presenters, services
+from games import recent, services
 from games.flow import Turn
 from games.models import Action, Game
-from games.rules import Scorecard
+from games.presenters import card, dice, page
+from games.presenters import words as page_words
+from games.rules import CATEGORIES, Scorecard
 from lobby.models import Player
+from tests.factories import VISITOR, act, make_game
 
 LANGUAGES = ["en", "es"]
 NAMES = ["Ana", '<b>"Zoë" & Bo</b>']
@@ -46,8 +52,8 @@ def blocktranslate_tag(message: str, **values) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_words_read_as_translate_would_print_them(language):
     with translation.override(language):
-        words = presenters.phrases(language)
-        for key, message in presenters.PHRASES.items():
+        words = page_words.phrases(language)
+        for key, message in page_words.PHRASES.items():
             if "%(" not in message:
                 assert words[key] == translate_tag(message), key
 
@@ -58,19 +64,19 @@ def test_sentences_read_as_blocktranslate_would_print_them(language, name):
     values = {"name": name, "box": name, "round": 4, "target": 63, "number": 3, "face": 5,
               "points": 0, "needed": 12}  # fmt: skip
     with translation.override(language):
-        words = presenters.phrases(language)
-        for key, message in presenters.PHRASES.items():
+        words = page_words.phrases(language)
+        for key, message in page_words.PHRASES.items():
             used = {k: v for k, v in values.items() if f"%({k})s" in message}
             if used:
-                assert presenters.fill(words[key], **used) == blocktranslate_tag(message, **used)
+                assert conditional_escape(words[key] % used) == blocktranslate_tag(message, **used)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("left", [1, 2])
 def test_the_roll_button_counts_the_rolls_left_as_the_template_did(language, left):
     with translation.override(language):
-        label = presenters.roll_label(Turn(dice=(1, 2, 3, 4, 5), rolls=3 - left),
-                                      presenters.phrases(language))  # fmt: skip
+        label = dice.roll_label(Turn(dice=(1, 2, 3, 4, 5), rolls=3 - left),
+                                      page_words.phrases(language))  # fmt: skip
         assert label == render(
             "{% blocktranslate count left=left %}Roll again ({{ left }} left){% plural %}"
             "Roll again ({{ left }} left){% endblocktranslate %}",
@@ -83,29 +89,21 @@ def test_the_card_foot_says_what_the_upper_bonus_still_needs(language):
     upper = {"ones": 2, "threes": 9, "fours": 12, "fives": 15, "sixes": 24}  # 62: one short
     cards = [Scorecard.from_boxes({"ones": 3, "sixes": 24}), Scorecard.from_boxes(upper)]
     with translation.override(language):
-        feet = presenters.card_totals(cards)
+        feet = card.card_totals(cards)
         for foot, needed in zip(feet, (36, 1), strict=True):
             assert foot["to_go"] == render(
                 "{% blocktranslate count needed=needed %}{{ needed }} to go{% plural %}"
                 "{{ needed }} to go{% endblocktranslate %}",
                 needed=needed,
             )
-        assert [foot["total"] for foot in feet] == ["27", "62"]
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("value", [0, 7, 1575, "a < b & 'c'", mark_safe("<i>kept</i>")])
-def test_printed_values_read_as_the_template_prints_them(language, value):
-    """Numbers too: the template engine localises them (1575 would read 1.575 with grouping)."""
-    with translation.override(language):
-        assert presenters.printed(value) == render("{{ value }}", value=value)
+        assert [foot["total"] for foot in feet] == [27, 62]
 
 
 @pytest.mark.parametrize("prefix", ["/", "/yahtzee/"])
 def test_game_addresses_are_those_the_url_tag_gives(prefix):
     set_script_prefix(prefix)
     try:
-        urls = presenters.game_urls("Ab3_x-9")
+        urls = page.game_urls("Ab3_x-9")
         tags = {
             "roll": "{% url 'games:act' id 'roll' %}",
             "hold": "{% url 'games:act' id 'hold' %}",
@@ -118,103 +116,164 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "rematch": "{% url 'lobby:rematch' id %}",
             "home": "{% url 'games:home' %}",
         }
-        assert urls == {name: render(tag, id="Ab3_x-9") for name, tag in tags.items()}
+        assert {name: conditional_escape(url) for name, url in urls.items()} == {
+            name: render(tag, id="Ab3_x-9") for name, tag in tags.items()
+        }
         assert urls["play"].startswith(prefix)
     finally:
         clear_script_prefix()
 
 
-def same_markup(html: str) -> str:
-    """Markup with the whitespace between tags taken out and runs of it made one space (neither
-    shows in a page)."""
-    return re.sub(r"\s+", " ", re.sub(r">\s+", ">", re.sub(r"\s+<", "<", html))).strip()
+class Elements(HTMLParser):
+    """The elements of a fragment of HTML, each as (tag, attributes, the text inside it)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict, list[str]]] = []
+        self.open: list[tuple[str, dict, list[str]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        element = (tag, dict(attrs), [])
+        self.found.append(element)
+        if tag not in ("input", "rect", "circle", "br"):
+            self.open.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self.found.append((tag, dict(attrs), []))
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        for element in self.open:
+            element[2].append(data)
+
+    def all(self, tag: str, **wanted: str) -> list[tuple[dict, str]]:
+        """The elements with this tag and these attribute values, with their text."""
+        return [
+            (attrs, " ".join("".join(text).split()))
+            for name, attrs, text in self.found
+            if name == tag and all(attrs.get(k.rstrip("_")) == v for k, v in wanted.items())
+        ]
 
 
-# What the game page's template did for the dice before they came ready-made.
-DICE_TAGS = """{% for die in dice %}<li>
-  {% if can_play %}<form method="post" action="{{ urls.hold }}" hx-post="{{ urls.hold }}">
-    {% csrf_token %}
-    <input type="hidden" name="step" value="{{ step }}">
-    <input type="hidden" name="die" value="{{ die.index }}">
-    <input type="hidden" name="held" value="{{ die.press_holds }}">
-    <button type="submit" id="die-{{ die.index }}" class="die{% if die.held %} held{% endif %}"
-            aria-pressed="{{ die.pressed }}" data-key="{{ die.number }}"
-            {% if dice_locked %}disabled{% endif %}
-            aria-label="{{ die.label }}">{{ die.svg }}
-      <span class="held-tag" aria-hidden="true">{{ die.held_tag }}</span></button></form>
-  {% else %}<span class="die{% if die.held %} held{% endif %}" role="img"
-                  aria-label="{{ die.label }}">
-    {{ die.svg }}<span class="held-tag" aria-hidden="true">{{ die.held_tag }}</span></span>
-  {% endif %}</li>{% endfor %}"""
+def fragment(game: Game, visitor: str | None, part: str, **options) -> Elements:
+    """A part of the game page as ``visitor`` gets it, with a page's CSRF token."""
+    context = page.game_context(Game.objects.get(pk=game.pk), visitor, **options)
+    return Elements(page.render_parts(context | {"csrf_token": "t0ken"}, [part]))
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("can_play", [True, False])
-@pytest.mark.parametrize("rolls", [0, 1, 3])
-def test_the_dice_read_as_the_template_made_them(language, can_play, rolls):
-    dice = (2, 6, 6, 1, 6) if rolls else ()
-    turn = Turn(dice=dice, held=(False, True, True, False, False) if rolls else (False,) * 5,
-                rolls=rolls)  # fmt: skip
+def test_the_player_to_move_presses_dice_to_hold_them(language):
+    game = make_game()
+    act(game, "roll", dice=(2, 6, 6, 1, 6))
+    act(game, "hold", die=1, held=True)
     with translation.override(language):
-        context = {
-            "dice": presenters.dice_views(turn, can_play, presenters.phrases(language)),
-            "can_play": can_play,
-            "urls": presenters.game_urls("Ab3_x-9"),
-            "csrf_token": "t0ken",
-            "step": presenters.printed(4),
-            "dice_locked": not dice or turn.rolls_left == 0,
-        }
-        made = presenters.dice_items(context)
-        assert same_markup(made) == same_markup(render(DICE_TAGS, **context))
-    assert made.count("<li>") == 5
-    assert ('name="csrfmiddlewaretoken" value="t0ken"' in made) == can_play
+        dice = fragment(game, VISITOR, "dice")
+        buttons = dice.all("button", type="submit", class_="die") + dice.all(
+            "button", type="submit", class_="die held"
+        )
+        die_word = translation.gettext("Die %(number)s: %(face)s")
+        held_word = translation.gettext("Held")
+    assert sorted(b["id"] for b, _ in buttons) == [f"die-{i}" for i in range(5)]
+    by_id = {b["id"]: (b, text) for b, text in buttons}
+    held, held_text = by_id["die-1"]
+    assert held["aria-pressed"] == "true" and held_text == held_word
+    assert held["aria-label"] == die_word % {"number": 2, "face": 6}
+    free, free_text = by_id["die-0"]
+    assert free["aria-pressed"] == "false" and free_text == ""
+    assert [by_id[f"die-{i}"][0]["data-key"] for i in range(5)] == ["1", "2", "3", "4", "5"]
+    assert "disabled" not in free  # two rolls left
+    # Each die is its own form, carrying the page's CSRF token and what pressing it posts.
+    assert len(dice.all("input", name="csrfmiddlewaretoken", value="t0ken")) == 6  # and the roll
+    assert [a["value"] for a, _ in dice.all("input", name="held")][:5] == ["1", "0", "1", "1", "1"]
+    assert dice.all("button", id="roll-button")
 
 
-# What the template did for the card's rows and totals before they came ready-made.
-CARD_TAGS = """{% for section in sections %}<tbody>{% for row in section.rows %}
-  <tr class="{% if row.selected %}selected{% endif %}"><th scope="row">{{ row.label }}</th>
-  {{ row.cells }}{% if row.selected %}<td>(the form)</td>{{ row.cells_after }}{% endif %}</tr>
-  {% endfor %}
-  {% if section.upper %}
-  <tr class="subtotal"><th scope="row">{{ words.upper_total }}</th>{% for foot in totals %}<td>{{ foot.upper_total }}</td>{% endfor %}</tr>
-  <tr class="subtotal bonus-line"><th scope="row">{{ bonus_line }}</th>{% for foot in totals %}<td>{% if foot.to_go %}<span class="to-go">{{ foot.to_go }}</span>{% else %}{{ foot.upper_bonus }}{% endif %}</td>{% endfor %}</tr>
-  {% elif yahtzees %}<tr class="subtotal"><th scope="row">{{ words.yahtzee_bonus }}</th>{% for foot in totals %}<td>{{ foot.yahtzee_bonus }}</td>{% endfor %}</tr>{% endif %}
-</tbody>{% endfor %}
-<tfoot><tr class="total"><th scope="row">{{ words.total }}</th>{% for foot in totals %}<td id="total-{{ foot.position }}">{{ foot.total }}</td>{% endfor %}</tr></tfoot>"""  # noqa: E501
-
-CARD_MADE = """{% for section in sections %}<tbody>{{ section.before }}
-  {% if section.selected %}<tr class="selected"><th scope="row">{{ section.selected.label }}</th>
-  {{ section.selected.cells }}<td>(the form)</td>{{ section.selected.cells_after }}</tr>{% endif %}
-  {{ section.after }}{{ section.foot }}</tbody>{% endfor %}<tfoot>{{ foot }}</tfoot>"""
-
-
+@pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("selected", [None, "twos", "chance"])
+def test_a_watcher_sees_the_dice_without_pressing_them(language):
+    game = make_game()
+    act(game, "roll", dice=(2, 6, 6, 1, 6))
+    act(game, "hold", die=1, held=True)
+    with translation.override(language):
+        dice = fragment(game, None, "dice")
+        die_word = translation.gettext("Die %(number)s: %(face)s")
+        held = f"{die_word % {'number': 2, 'face': 6}}, {translation.gettext('held')}"
+    shown = dice.all("span", role="img")
+    assert [attrs["aria-label"] for attrs, _ in shown][:2] == [
+        die_word % {"number": 1, "face": 2},
+        held,
+    ]
+    assert len(shown) == 5
+    assert not dice.all("button") and not dice.all("input")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("yahtzees", [True, False])
-def test_the_card_rows_read_as_the_template_made_them(language, selected, yahtzees):
-    upper = {"ones": 3, "threes": 9, "fours": 12, "fives": 15, "sixes": 24, "yahtzee": 50}
-    cards = [Scorecard.from_boxes({"ones": 3, "sixes": 24}), Scorecard.from_boxes(upper)]
-    options = {"twos": 4, "chance": 21, "yahtzee": 0}
+def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
+    game = make_game([((3, 3, 3, 2, 5), "threes"), ((6, 6, 6, 6, 6), "yahtzee")],
+                     multiple_yahtzees=yahtzees)  # fmt: skip
+    act(game, "roll", dice=(2, 2, 4, 5, 6))
     with translation.override(language):
-        words = presenters.phrases(language)
-        rows = presenters.card_rows(cards, 0, options, selected, play_url="/game/x/",
-                                    language=language)  # fmt: skip
-        totals = presenters.card_totals(cards)
-        bonus_line = presenters.fill(words["bonus_line"], target=63)
-        old = {"upper": True, "rows": rows[:6]}, {"upper": False, "rows": rows[6:]}
-        before = render(CARD_TAGS, sections=old, totals=totals, words=words,
-                        bonus_line=bonus_line, yahtzees=yahtzees)  # fmt: skip
-        sections = presenters.card_sections(rows, totals, words, bonus_line, yahtzees)
-        after = render(CARD_MADE, sections=sections, foot=presenters.card_foot(totals, words))
-    assert same_markup(after) == same_markup(before).replace('<tr class="">', "<tr>")
-    assert after.count('class="selected"') == (selected is not None)
+        card = fragment(game, VISITOR, "card")
+        would = translation.gettext("%(box)s: would score %(points)s")
+        twos = translation.gettext("Twos")
+        total_word = translation.gettext("Total")
+        bonus_word = translation.gettext("Yahtzee bonus")
+    rows = card.all("tr")
+    assert [attrs["id"] for attrs, _ in rows if "id" in attrs] == [f"box-{b}" for b in CATEGORIES]
+    assert card.all("td", class_="filled")[0][1] == "9"
+    picks = {attrs["href"]: (attrs, text) for attrs, text in card.all("a")}
+    pick, points = picks["?select=twos"]
+    assert pick["aria-label"] == would % {"box": twos, "points": 4} and points == "4"
+    assert pick["hx-get"].endswith("/?select=twos") and pick["class"] == "pick"
+    assert picks["?select=full_house"][0]["class"] == "pick zero"
+    assert "?select=yahtzee" not in picks and "?select=threes" not in picks  # filled
+    assert card.all("td", id="total-0")[0][1] == "59"
+    assert card.all("tr", class_="total")[0][1] == f"{total_word}59"
+    assert bool([t for _, t in card.all("tr", class_="subtotal") if t.startswith(bonus_word)]) == (
+        yahtzees
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_chosen_box_becomes_the_button_that_scores_it(language):
+    game = make_game()
+    act(game, "roll", dice=(2, 2, 4, 5, 6))
+    with translation.override(language):
+        card = fragment(game, VISITOR, "card", select="twos")
+        score = translation.gettext("Score %(points)s") % {"points": 4}
+    selected = card.all("tr", class_="selected")
+    assert [attrs["id"] for attrs, _ in selected] == ["box-twos"]
+    assert [text for _, text in card.all("button", class_="primary score")] == [score]
+    assert card.all("input", name="box", value="twos")
+    assert card.all("input", name="csrfmiddlewaretoken", value="t0ken")
+    assert card.all("div", class_="confirm", role="status")
+    assert "?select=twos" not in {attrs.get("href") for attrs, _ in card.all("a")}
+
+
+@pytest.mark.django_db
+def test_names_are_escaped_where_the_page_shows_them():
+    name = '<b>"Zoë" & Bo</b>'
+    game = services.start_game(VISITOR, ["Ana", name], mode=Game.Mode.LOCAL)
+    context = page.game_context(Game.objects.get(pk=game.pk), VISITOR)
+    html = page.render_parts(context, ["game"])
+    assert "<b>" not in html
+    assert conditional_escape(name) in html
+    assert Elements(html).all("th", scope="col", title=name)
 
 
 def _news_as_read_back(game_id: str, visitor: str) -> list[str]:
     """The message line of a freshly loaded game: built from the log as stored."""
-    presenters._recent.clear()  # read, not taken up from what earlier redraws kept
+    recent.kept_actions.clear()  # read, not taken up from what earlier redraws kept
     game = Game.objects.prefetch_related("seats").get(pk=game_id)
-    return presenters.game_context(game, visitor)["news"]
+    return page.game_context(game, visitor)["news"]
 
 
 @pytest.mark.django_db
@@ -241,15 +300,15 @@ def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language,
         for kind, params in moves:
             step = Game.objects.get(pk=game.id).step
             moved = services.perform(game.id, "ana", kind, params, step)
-            presenters._recent.clear()  # nothing kept from earlier reads (see the next test)
+            recent.kept_actions.clear()  # nothing kept from earlier reads (see the next test)
             with CaptureQueriesContext(connection) as queries:
-                news = presenters.game_context(moved, "ana")["news"]
+                news = page.game_context(moved, "ana")["news"]
             assert news == _news_as_read_back(game.id, "ana")
             read_log = [q["sql"] for q in queries if actions_table in q["sql"]]
             # After the computer's turn, the news is its moves: those are read from the log.
             assert bool(read_log) == (opponent == "computer" and kind == "score"), read_log
             if opponent == "online":  # the other seat's line is still read, and also right
-                assert presenters.game_context(moved, "bo")["news"] == _news_as_read_back(
+                assert page.game_context(moved, "bo")["news"] == _news_as_read_back(
                     game.id, "bo"
                 )
 
@@ -282,8 +341,8 @@ def test_the_latest_actions_kept_from_earlier_redraws_read_as_the_log_says():
             for position in positions:
                 me = next((s for s in game.ordered_seats() if s.position == position), None)
                 with CaptureQueriesContext(connection) as queries:
-                    kept = presenters.recent_actions(game, me)
-                assert kept == presenters._read_recent_actions(game, position), (turn, position)
+                    kept = Action.objects.recent(game, me)
+                assert kept == Action.objects.read_recent(game, me), (turn, position)
                 # Read only when this process missed moves (or never read this seat's), then
                 # taken up from what it kept.
                 assert len(queries) == (1 if unseen or first else 0), (turn, kind, position)
@@ -294,7 +353,7 @@ def test_no_upper_bonus_countdown_for_a_seat_that_will_not_play_again():
     """A forfeited player's card (or any card of a finished game) showed "51 to go"."""
     from games.rules import Scorecard
 
-    card = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
-    playing, done = presenters.card_totals([card, card], done=frozenset({1}))
+    scorecard = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
+    playing, done = card.card_totals([scorecard, scorecard], done=frozenset({1}))
     assert playing["to_go"] == "54 to go"
     assert done["to_go"] == ""

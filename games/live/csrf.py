@@ -8,8 +8,6 @@ import secrets
 
 from django.middleware import csrf
 
-from games import presenters
-
 # Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
 # the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
 # The message names it, so a process can fill what another one rendered.
@@ -54,7 +52,8 @@ def fill_csrf(html: str, slot: str | None, token: str) -> str:
     """A shared redraw with this page's own CSRF token in its forms."""
     if not slot:
         return html
-    return html.replace(presenters.csrf_field(slot), presenters.csrf_field(token))
+    # The slot is 32 random hex digits: it appears nowhere but as the value of the forms' fields.
+    return html.replace(slot, token)
 
 
 def csrf_matches(token: str, cookie: str) -> bool:

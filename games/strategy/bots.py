@@ -27,9 +27,21 @@ class RandomSource(Protocol):
         ...
 
 
+def _(message: str) -> str:
+    """Marks a message for the translation catalogue; the site translates it where it shows it.
+
+    This package imports nothing of Django (``gettext_noop`` is the same identity function).
+    """
+    return message
+
+
 @dataclass(frozen=True)
 class Bot:
-    """A computer player's identity as shown on the site."""
+    """A computer player's identity as shown on the site: the one catalogue of the strengths.
+
+    The forms, the game page, the score sheet and the advisor's loading (``uses_advisor``) all
+    read it; ``name`` and ``description`` are English messages the site translates.
+    """
 
     id: str
     name: str
@@ -39,22 +51,22 @@ class Bot:
 
 OPTIMAL = Bot(
     "optimal",
-    "Perfect",
-    "Always makes the move with the highest expected final score (about 254.6 points a game).",
+    _("Perfect computer"),
+    _("Plays every move exactly optimally: about 254.6 points on average."),
     True,
 )
 """Always the best move."""
 CLUB = Bot(
     "club",
-    "Club player",
-    "Plays very well but now and then picks a nearly-as-good move instead of the best one.",
+    _("Club player"),
+    _("A good club player: mostly the best move, now and then a plausible slip."),
     True,
 )
 """Mostly the best move, now and then a slightly worse one."""
 BEGINNER = Bot(
     "beginner",
-    "Beginner",
-    "Keeps the most common face, chases obvious straights and scores the most points right now.",
+    _("Beginner"),
+    _("Greedy: always takes the most points it can score right now."),
     False,
 )
 """Greedy: no look-ahead, no table needed."""

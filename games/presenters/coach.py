@@ -1,0 +1,54 @@
+"""The coach of practice games: the best moves now, and the odds of the made hands."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, ngettext
+
+from games import advice
+from games.models import Game
+from games.presenters.words import label
+from games.rules import Scorecard
+from games.strategy import odds
+
+
+def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...]) -> str:
+    """A move in plain words: "Keep 3 3 3 and roll", "Roll all five", "Score Threes (9)"."""
+    kind, what = move
+    if kind == "keep":
+        if not what:
+            return gettext("Roll all five again")
+        return gettext("Keep %(dice)s and roll") % {"dice": " ".join(map(str, what))}
+    points = card.options(dice)[what]
+    return ngettext(
+        "Score %(box)s now (%(points)s point)", "Score %(box)s now (%(points)s points)", points
+    ) % {"box": label(what), "points": points}
+
+
+def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
+    """The best few moves now with their expected final totals; None until the coach is ready."""
+    advisor = advice.advisor(game.multiple_yahtzees)
+    if advisor is None:
+        return None
+    card, turn = state.cards[state.current], state.turn
+    options = advisor.options(card, turn.dice, turn.rolls_left)
+    best = options[0][1]
+    return [
+        {"words": move_words(move, card, turn.dice), "expected": value, "loss": best - value}
+        for move, value in options[:limit]
+    ]
+
+
+def odds_lines(state) -> list[dict]:
+    """Chance of ending the turn able to score each open made hand, keeping the held dice."""
+    turn, card = state.turn, state.cards[state.current]
+    if turn.rolls_left == 0:
+        return []
+    kept = turn.kept if turn.dice else ()
+    open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
+    chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
+    return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
+
+
+def coach_allowed(game: Game) -> bool:
+    """Hints and odds help in practice games; online games against people go without."""
+    return game.mode != Game.Mode.ONLINE

@@ -1,0 +1,79 @@
+"""The message line: what happened since the player last acted, in sentences."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, ngettext
+
+from games.models import Action, Game, Seat
+from games.presenters.players import is_own, seat_name
+from games.presenters.words import label
+from games.recent import LoggedAction
+
+
+def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
+    """What happened since this player last acted (others' turns, the computer's), in order."""
+    if game.just_logged:  # the game as a move left it: its last action is the latest
+        latest = game.just_logged[-1]
+        if len(seats) == 1 or me is not None and latest.seat == me.position:
+            return [describe(latest, state, seats, me)]  # as below, without reading the log
+    recent = Action.objects.recent(game, me)
+    if not recent:
+        if me is None or me.position != state.current:  # a watcher, or the others' first turn
+            return [gettext("No dice rolled yet.")]
+        return [gettext("Roll the dice to start.")]
+    mine = [i for i, a in enumerate(recent) if me is not None and a.seat == me.position]
+    if mine and mine[-1] == len(recent) - 1 or len(seats) == 1:
+        return [describe(recent[-1], state, seats, me)]
+    since = recent[mine[-1] + 1 :] if mine else recent
+    # Holds are part of the story only as what was kept at the next roll: leave them out.
+    return [describe(a, None, seats, me) for a in since if a.kind != "hold"]
+
+
+def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat | None) -> str:
+    """A sentence saying what an action did, for the message line and screen readers.
+
+    ``state`` is the state right after the action (for the rolls left), or None.
+    """
+    actor = seats[action.seat]
+    mine = is_own(actor, me)
+    if mine and (len(seats) == 1 or not actor.name):
+        name = ""
+    elif me is None and not actor.name and not actor.bot:
+        name = gettext("The player")  # a watcher: not "you"
+    else:
+        name = seat_name(actor)
+    if action.kind == "roll":
+        faces = " ".join(str(d) for d in action.payload["dice"])
+        if name:
+            return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": faces}
+        left = state.turn.rolls_left if state is not None else 0
+        return ngettext(
+            "Rolled %(dice)s. %(left)s roll left.", "Rolled %(dice)s. %(left)s rolls left.", left
+        ) % {"dice": faces, "left": left}
+    if action.kind == "hold":
+        number = action.payload["die"] + 1
+        if action.payload["held"]:
+            return gettext("Die %(number)s held.") % {"number": number}
+        return gettext("Die %(number)s released.") % {"number": number}
+    if action.kind in ("forfeit", "end"):
+        values = {"name": seat_name(actor), "absent": seat_name(seats[action.payload["seat"]])}
+        if action.kind == "end":
+            return gettext("%(name)s ended the game; %(absent)s forfeits.") % values
+        return gettext("%(name)s goes on without %(absent)s, who forfeits.") % values
+    points = action.payload.get("points", 0)
+    values = {"points": points, "box": label(action.payload["box"]), "name": name}
+    if name:
+        return (
+            ngettext(
+                "%(name)s scored %(points)s point in %(box)s.",
+                "%(name)s scored %(points)s points in %(box)s.",
+                points,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Scored %(points)s point in %(box)s.", "Scored %(points)s points in %(box)s.", points
+        )
+        % values
+    )

@@ -1,0 +1,139 @@
+"""Seats as the card, the status line and the end of the game name and rank them."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.models import Game, Seat
+from games.rules import Scorecard
+from games.services import away_deadline
+from games.strategy.bots import BOTS
+
+
+class PlayerView(TypedDict):
+    """A seat as the card's column heading and the status line show it."""
+
+    position: int
+    name: str
+    card: Scorecard
+    is_current: bool
+    bot: str
+    presence: str  # online games: "online", "away" or "left"
+    dot: str  # the class of the dot before the name: "online", "away" or ""
+    presence_word: str  # the same, as the status line says it ("here", "away", "left")
+    away_line: str  # "Bo is away."
+    go_on_label: str  # "Continue without Bo"
+    deadline_iso: str  # when an away player's grace period ends, for the page's countdown
+    grace_left: str  # what is left of it, as m:ss
+    in_grace: bool  # the grace period is still running
+    can_leave_out: bool  # the viewer may now go on without this player (once it has run out)
+
+
+def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
+    """How a seat is named on the card: its name, the computer's name, or "You" (to the
+    visitor who sits there; "Player" to anyone else, such as someone watching the game)."""
+    if seat.bot:
+        bot = BOTS.get(seat.bot)
+        return gettext(bot.name) if bot else seat.bot
+    if seat.name:
+        return seat.name
+    if solo:
+        return gettext("Points")
+    return gettext("You") if own else gettext("Player")
+
+
+def is_own(seat: Seat, viewer: Seat | None) -> bool:
+    """Whether the visitor with seat ``viewer`` (None: no seat in the game) sits at ``seat``."""
+    return viewer is not None and not seat.bot and seat.visitor == viewer.visitor
+
+
+def game_summary(game: Game) -> str:
+    """A game in a few words for a list: who plays and the round, e.g. "You, Beginner · round 4"."""
+    seats = game.ordered_seats()
+    names = [seat_name(seat) for seat in seats]
+    who = gettext("Solo") if len(seats) == 1 else ", ".join(names)
+    played = min(sum(score is not None for score in seat.scores) for seat in seats)
+    return gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+
+
+def player_view(
+    game: Game, seat: Seat, state, viewer: Seat | None, words: dict, *, solo: bool, online: bool
+) -> PlayerView:
+    """A seat's column heading and (online games) presence, ready to print."""
+    view: PlayerView = {
+        "position": seat.position,
+        "name": seat_name(seat, solo=solo, own=is_own(seat, viewer)),
+        "card": state.cards[seat.position],
+        "is_current": seat.position == state.current and not state.finished,
+        "bot": seat.bot,
+        "presence": "",
+        "dot": "",
+        "presence_word": "",
+        "away_line": "",
+        "go_on_label": "",
+        "deadline_iso": "",
+        "grace_left": "",
+        "in_grace": False,
+        "can_leave_out": False,
+    }
+    if online:
+        view.update(presence(game, seat, state, viewer))
+        view["presence_word"] = words[view["presence"]]
+        view["dot"] = "" if view["presence"] == "left" else view["presence"]
+        if view["presence"] == "away":
+            view["away_line"] = words["is_away"] % {"name": view["name"]}
+            view["go_on_label"] = words["go_on_without"] % {"name": view["name"]}
+    return view
+
+
+def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
+    """An online seat's presence: here, away (with its grace deadline) or gone for good."""
+    if seat.position in state.forfeited:
+        return {"presence": "left"}
+    deadline = away_deadline(game, seat)
+    if deadline is None:
+        return {"presence": "online"}
+    can_leave_out = (
+        viewer is not None
+        and viewer.position != seat.position
+        and viewer.position not in state.forfeited
+        and not state.finished
+    )
+    now = timezone.now()
+    seconds = max(0, int((deadline - now).total_seconds()))
+    return {
+        "presence": "away",
+        "deadline_iso": timezone.localtime(deadline).isoformat(),  # as |date:"c" does
+        "grace_left": f"{seconds // 60}:{seconds % 60:02d}",
+        "in_grace": deadline > now,
+        "can_leave_out": can_leave_out,
+    }
+
+
+def rematch_offer(game: Game, viewer: Seat | None) -> dict:
+    """Who has asked for a rematch of a finished online game, and whether the viewer has."""
+    table = getattr(game, "rematch", None)
+    if table is None:
+        return {"asked": [], "mine": False, "game_id": None}
+    names = [seat.player.name for seat in table.seats.select_related("player")]
+    visitors = set(table.seats.values_list("player__visitor", flat=True))
+    mine = viewer is not None and viewer.visitor in visitors
+    return {"asked": names, "mine": mine, "game_id": table.game_id}
+
+
+def ranking(players: list[PlayerView]) -> list[dict]:
+    """Final places, best total first; equal totals share a place (1, 1, 3); forfeits last."""
+    ordered = sorted(players, key=lambda p: (p["presence"] == "left", -p["card"].total))
+    places = []
+    for index, player in enumerate(ordered):
+        forfeit = player["presence"] == "left"
+        total = player["card"].total
+        previous = ordered[index - 1] if index else None
+        tied = previous is not None and not forfeit and total == previous["card"].total
+        place = places[-1]["place"] if tied else index + 1
+        entry = {"place": place, "player": player, "total": total, "forfeit": forfeit}
+        places.append(entry)
+    return places
