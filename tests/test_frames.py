@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from games import consumers
+from games.live import moves
 
 
 def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr(consumers.time, "monotonic", lambda: clock[0])
-    budget = consumers.FrameBudget(burst=3, per_second=2)
+    monkeypatch.setattr(moves.time, "monotonic", lambda: clock[0])
+    budget = moves.FrameBudget(burst=3, per_second=2)
     assert [budget.take() for _ in range(4)] == [True, True, True, False]
     clock[0] += 0.5  # one frame's worth back
     assert [budget.take(), budget.take()] == [True, False]
@@ -31,4 +31,4 @@ def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     ],
 )
 def test_only_a_move_a_page_sends_is_taken(frame, move):
-    assert consumers.parse_move(frame) == move
+    assert moves.parse_move(frame) == move
