@@ -455,7 +455,7 @@ async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos
     assert asyncio.get_running_loop() is loop
     with pytest.raises(SynchronousOnlyOperation):
         Player.objects.count()
-    assert sending._here.sends is None
+    assert sending.kept.sends is None
 
 
 @pytest.mark.parametrize("how", ["failed", "left in a transaction"])

@@ -13,7 +13,7 @@ from django.utils import translation
 from games import presenters, services
 from games.forms import MOVES, read_move
 from games.live.csrf import csrf_matches, masked
-from games.live.sending import _deliver
+from games.live.sending import deliver
 from games.live.threads import MOVES_ON_LOOP, moving, on_mover_thread, run_here
 from games.models import Game
 from games.rules import IllegalMove
@@ -109,7 +109,7 @@ async def move_here(page: SocketPage, data: dict, layer) -> str:
         outcome, sends = run_here(apply_move, page, data)
         for messages in sends:
             while (sent := run_here(next, messages, None)[0]) is not None:
-                await _deliver(layer, *sent)
+                await deliver(layer, *sent)
         return run_here(answer_to, outcome, page)[0]
 
 

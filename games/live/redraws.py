@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from games import presenters
 from games.live.csrf import CSRF_SLOT
 from games.live.pages import group_name
-from games.live.sending import _here, broadcast
+from games.live.sending import broadcast, kept
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -49,10 +49,10 @@ def game_changed(
     """
     language = translation.get_language() or settings.LANGUAGE_CODE
     messages = redraws(game_id, parts, onlookers, game, mover, tab, language)
-    if _here.sends is not None:
+    if kept.sends is not None:
         # A move applied on the event loop's thread: its consumer renders and sends these one
         # by one, letting each go out before the next is rendered (``live.moves.move_here``).
-        _here.sends.append(messages)
+        kept.sends.append(messages)
         return
     for group, message in messages:
         broadcast(group, message)

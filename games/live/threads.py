@@ -13,7 +13,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connections
 
-from games.live.sending import _here
+from games.live.sending import kept
 
 # Where moves sent over sockets are applied (``settings.MOVE_THREADS``). By default on the event
 # loop's own thread (``run_here``). A move is a few reads and writes with the GIL held for most
@@ -54,7 +54,7 @@ def run_here[T](
     """
     loop = asyncio.get_running_loop()
     sends: list[Iterator[tuple[str, dict]]] = []
-    _here.sends = sends
+    kept.sends = sends
     asyncio._set_running_loop(None)
     try:
         return func(*args, **kwargs), sends
@@ -64,7 +64,7 @@ def run_here[T](
             drop_unusable_connections()
         finally:
             asyncio._set_running_loop(loop)
-            _here.sends = None
+            kept.sends = None
 
 
 _moving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
