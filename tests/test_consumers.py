@@ -392,6 +392,45 @@ async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monk
         await socket.disconnect()
 
 
+async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(monkeypatch):
+    """On mover threads, a move that waits for the database (its row lock, a slow round trip)
+    leaves the process's other sockets served: the other game's move is answered meanwhile."""
+    monkeypatch.setattr(moves, "MOVES_ON_LOOP", False)
+    assert threads.MOVE_THREADS >= 2  # one thread could only queue the second move behind
+    first = await new_online_game()
+    second = await database_sync_to_async(services.start_online_game)(
+        [
+            await database_sync_to_async(Player.objects.create)(visitor=v, name=v, name_key=v)
+            for v in ("cy", "dee")
+        ]
+    )
+    ana = await connect(f"/ws/game/{first.id}/", "ana", "csrftoken=" + TOKEN)
+    cy = await connect(f"/ws/game/{second.id}/", "cy", "csrftoken=" + TOKEN)
+    for socket in (ana, cy):
+        await drain(socket)
+    waiting, released, perform = threading.Event(), threading.Event(), services.perform
+
+    def slow_for_the_first(game_id, *args, **kwargs):
+        if game_id == first.id:
+            waiting.set()
+            released.wait(timeout=10)  # as a database that has not answered yet
+        return perform(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(services, "perform", slow_for_the_first)
+    roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    await ana.send_json_to(roll)
+    assert await asyncio.to_thread(waiting.wait, 5)
+    await cy.send_json_to(roll)
+    try:
+        assert "Roll again" in await next_answer(cy)
+        assert not released.is_set() and await logged_moves(first.id) == []
+    finally:
+        released.set()
+    assert "Roll again" in await next_answer(ana)
+    for socket in (ana, cy):
+        await socket.disconnect()
+
+
 async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
     """Another page's move may not start while a move's redraws go out: its answer would wait."""
     monkeypatch.setattr(moves, "MOVES_ON_LOOP", True)  # whatever MOVE_THREADS says

@@ -14,7 +14,7 @@ from games import presenters, services
 from games.forms import MOVES, read_move
 from games.live.csrf import csrf_matches, masked
 from games.live.sending import deliver
-from games.live.threads import MOVES_ON_LOOP, moving, on_mover_thread, run_here
+from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
 from games.models import Game
 from games.rules import IllegalMove
 
@@ -85,37 +85,32 @@ async def answer_move(page: SocketPage, data: dict, layer) -> str:
     ``games.live.threads``.
     """
     if MOVES_ON_LOOP:
-        return await move_here(page, data, layer)
-    return await on_mover_thread(move_from_socket)(page, data)
+        async with moving(asyncio.get_running_loop()):
+            outcome, sends = run_here(apply_move, page, data)
+            return await send_and_answer(outcome, sends, page, layer)
+    # The move's database work on a mover thread: the loop goes on serving other pages meanwhile.
+    outcome, sends = await on_mover_thread(keeping_sends)(apply_move, page, data)
+    async with moving(asyncio.get_running_loop()):
+        return await send_and_answer(outcome, sends, page, layer)
 
 
-def move_from_socket(page: SocketPage, data: dict) -> str:
-    """Apply a move a page sent over its socket and render the answer, as ``views.act`` does
-    for the same move posted: the fragments the move changed, or the game and why not.
+async def send_and_answer(outcome: Outcome | None, sends: list, page: SocketPage, layer) -> str:
+    """Render and send the others' redraws of an applied move, then render its answer, here.
 
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
-    read, which makes up much of its cost; what other pages are sent is the same.
+    read, which makes up much of its cost; what other pages are sent is the same as for a post.
+    Each redraw is rendered, handed to the channel layer, and given a few turns of the loop to
+    reach its pages' sockets before the next one (or the answer) is rendered.
     """
-    return answer_to(apply_move(page, data), page)
-
-
-async def move_here(page: SocketPage, data: dict, layer) -> str:
-    """Apply a move on this thread (``MOVES_ON_LOOP``): the others' redraws, then the answer.
-
-    Each redraw is rendered, handed to the channel layer, and given a few turns of the loop
-    to reach its pages' sockets before the next one (or the answer) is rendered.
-    """
-    async with moving(asyncio.get_running_loop()):
-        outcome, sends = run_here(apply_move, page, data)
-        for messages in sends:
-            while (sent := run_here(next, messages, None)[0]) is not None:
-                await deliver(layer, *sent)
-        return run_here(answer_to, outcome, page)[0]
+    for messages in sends:
+        while (sent := run_here(next, messages, None)[0]) is not None:
+            await deliver(layer, *sent)
+    return run_here(answer_to, outcome, page)[0]
 
 
 def apply_move(page: SocketPage, data) -> Outcome | None:
-    """The first half of ``move_from_socket``: the move applied (and the others' redraws sent)
-    or refused; None if there is no such game."""
+    """A move sent over a socket applied (its redraws announced) or refused, as ``views.act``
+    applies the same move posted; None if there is no such game."""
     fields = data if isinstance(data, dict) else {}
     fields = {key: value for key, value in fields.items() if isinstance(value, str)}
     with translation.override(page.page["language"]):
