@@ -15,8 +15,6 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from games import presence
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
@@ -25,6 +23,7 @@ from games.live.pages import (
     HEARTBEAT_SECONDS,
     LeavesOnce,
     group_name,
+    navigate_html,
     page_of,
     presence_message,
 )
@@ -157,9 +156,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def navigate(self, event: dict) -> None:
         if event.get("rematch_of") != self.game_id:
             return  # a game page follows only the rematch of the game it shows
-        with translation.override(self.page["language"]):
-            html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
-        await self.send(text_data=html)
+        await self.send(text_data=navigate_html(event["url"], self.page["language"]))
 
     async def lobby_changed(self, event: dict) -> None:
         """Challenges changed: nothing to redraw on a game page."""
