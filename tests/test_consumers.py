@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -396,7 +397,10 @@ async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(mo
     """On mover threads, a move that waits for the database (its row lock, a slow round trip)
     leaves the process's other sockets served: the other game's move is answered meanwhile."""
     monkeypatch.setattr(moves, "MOVES_ON_LOOP", False)
-    assert threads.MOVE_THREADS >= 2  # one thread could only queue the second move behind
+    # Two mover threads, as on PostgreSQL (one, SQLite's default, would queue the second move
+    # behind the first, as SQLite's one writer at a time would anyway).
+    monkeypatch.setattr(threads, "MOVE_THREADS", 2)
+    monkeypatch.setattr(threads, "_movers", ThreadPoolExecutor(2, thread_name_prefix="game-moves"))
     first = await new_online_game()
     second = await database_sync_to_async(services.start_online_game)(
         [
@@ -429,6 +433,8 @@ async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(mo
     assert "Roll again" in await next_answer(ana)
     for socket in (ana, cy):
         await socket.disconnect()
+    await asyncio.to_thread(threads.release_mover_connections)
+    threads._movers.shutdown()
 
 
 async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
