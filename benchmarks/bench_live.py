@@ -41,7 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers import Browser, Server  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
-ANSWER = "<!-- answer -->"  # games.consumers.ANSWER: the answer to the page's own move
+ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: the answer to the page's own move
+# A page's socket takes 10 frames a second after a burst (games.live.moves.FrameBudget) and
+# drops the rest unanswered: moves over the socket are sent at most this often per page.
+FRAME_INTERVAL = 0.1
 
 
 def tab_of(cookies: str) -> str:
@@ -87,6 +90,14 @@ class Socket:
         self.connection = connection
         self.messages: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
+        self.sent_at = 0.0
+
+    async def send_move(self, fields: dict) -> float:
+        """Send a move as the page does, no faster than its frame budget; when it was sent."""
+        await asyncio.sleep(self.sent_at + FRAME_INTERVAL - time.perf_counter())
+        self.sent_at = time.perf_counter()
+        await self.connection.send(json.dumps(fields))
+        return self.sent_at
 
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
@@ -180,7 +191,7 @@ async def play(
                 if over == "socket":  # as the page sends it while its socket is open
                     fields = {key: str(value) for key, value in data.items()}  # as FormData
                     fields["csrfmiddlewaretoken"] = clients[me].csrf
-                    await seats[me].connection.send(json.dumps(fields | {"move": kind}))
+                    sent = await seats[me].send_move(fields | {"move": kind})
                     arrived, answer = await seats[me].answer()
                     times["answer"].append(arrived - sent)
                     assert 'role="alert"' not in answer, (kind, answer)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from games.flow import _ as untranslated
+from games.rules import NUM_DICE, IllegalMove
 from games.strategy.bots import BOTS
 
 MAX_PLAYERS = 6
@@ -178,3 +183,53 @@ class LocalGameForm(forms.Form):
                 raise ValidationError(_("Give each player a different name."), code="same")
         data["seats"] = seats
         return data
+
+
+# The moves a game page's forms make: what they post to ``games:act``, and what they send over the
+# page's socket as JSON of the same fields plus "move".
+MOVES = ("roll", "hold", "score")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as ``services.perform`` takes it: its kind, what it asks for, the step it saw."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+    step: int | None = None
+
+
+def read_move(kind: str, data: Mapping[str, str]) -> Move:
+    """The move a page's form asks for, posted or sent over the socket; IllegalMove (a sentence
+    a player can read) if it makes no sense.
+
+    ``step`` is the game's step the page showed: anything but a number is no step (the move is
+    then refused as coming from a page that is out of date).
+
+    >>> read_move("hold", {"die": "2", "held": "1", "step": "7"})
+    Move(kind='hold', params={'die': 2, 'held': True}, step=7)
+    """
+    if kind not in MOVES:
+        raise IllegalMove(untranslated("Unknown action."))
+    return Move(kind, _move_params(kind, data), _number(data.get("step")))
+
+
+def _number(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
+    if kind == "roll":
+        seen = data.get("held")
+        if seen is None:
+            return {}
+        if len(seen) != NUM_DICE or set(seen) - {"0", "1"}:
+            raise IllegalMove(untranslated("Say whether to hold or release the die."))
+        return {"held": [c == "1" for c in seen]}
+    if kind == "hold":
+        held = {"1": True, "0": False}.get(data.get("held", ""))
+        return {"die": _number(data.get("die")), "held": held}
+    return {"box": data.get("box", "")}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from django.db import connection, connections, models
@@ -45,6 +46,11 @@ class GameQuerySet(models.QuerySet):
     def in_progress(self) -> GameQuerySet:
         """Games not finished yet."""
         return self.filter(status=Game.Status.PLAYING)
+
+    def watched_until(self, until: datetime) -> int:
+        """Mark these games as having a watcher's page open until then (their moves' redraws
+        then include the watchers' one)."""
+        return self.update(watched_until=until)
 
     def locked(self, game_id: str) -> Game | None:
         """The game with its seats, its row locked until the transaction ends (None if none).
@@ -193,6 +199,25 @@ class Seat(models.Model):
         return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
 
 
+class OpenPageQuerySet(models.QuerySet):
+    """Queries on open pages' rows."""
+
+    def fresh(self, now: datetime) -> OpenPageQuerySet:
+        """The rows of pages open at ``now`` (their heartbeat renewed them in time)."""
+        return self.filter(until__gt=now)
+
+    def lapsed(self, now: datetime) -> OpenPageQuerySet:
+        """The rows whose heartbeat stopped (their server died)."""
+        return self.filter(until__lte=now)
+
+    def renew(self, channel: str, process: str, visitor: str, game_id: str | None, until) -> None:
+        """Count this page as open until then (again, after a heartbeat, even if forgotten)."""
+        if not self.filter(channel=channel).update(until=until):
+            self.create(
+                channel=channel, process=process, visitor=visitor, game_id=game_id, until=until
+            )
+
+
 class OpenPage(models.Model):
     """One open page's socket (a game page, or a lobby or table page when ``game`` is empty).
 
@@ -207,6 +232,8 @@ class OpenPage(models.Model):
     visitor = models.CharField(max_length=64, db_index=True)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
     until = models.DateTimeField()
+
+    objects = OpenPageQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["game", "until"], name="open_pages_by_game")]

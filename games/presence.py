@@ -42,11 +42,7 @@ def process_name(scope: dict) -> str:
 
 def open_page(channel: str, process: str, visitor: str, game_id: str | None) -> None:
     """Count this page as open now (again, after a heartbeat, even if it was forgotten)."""
-    until = timezone.now() + PRESENCE_WINDOW
-    if not OpenPage.objects.filter(channel=channel).update(until=until):
-        OpenPage.objects.create(
-            channel=channel, process=process, visitor=visitor, game_id=game_id, until=until
-        )
+    OpenPage.objects.renew(channel, process, visitor, game_id, timezone.now() + PRESENCE_WINDOW)
 
 
 def close_page(channel: str) -> None:
@@ -56,17 +52,54 @@ def close_page(channel: str) -> None:
 
 def fresh_pages(now: datetime | None = None):
     """The rows of pages open now."""
-    return OpenPage.objects.filter(until__gt=now or timezone.now())
+    return OpenPage.objects.fresh(now or timezone.now())
 
 
 def lapse(game_id: str | None) -> set[str]:
     """Forget the pages of this game (or of the lobby: None) whose heartbeat stopped (their
     server died); return whose they were. Only a read when there are none, as is usual."""
-    lapsed = OpenPage.objects.filter(game_id=game_id, until__lte=timezone.now())
+    lapsed = OpenPage.objects.filter(game_id=game_id).lapsed(timezone.now())
     visitors = set(lapsed.values_list("visitor", flat=True))
     if visitors:
         lapsed.delete()
     return visitors
+
+
+def page_opened(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
+    """Count a seat's page as open; True if that brought the seat back (the others redraw)."""
+    if not visitor:
+        return False
+    open_page(channel, process, visitor, game_id)
+    return refresh_seats(game_id, visitor)
+
+
+def page_alive(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
+    """A game page's heartbeat: renew it (a seat's), and forget the game's pages whose
+    heartbeat stopped (a server that crashed); True if a seat came or went."""
+    if visitor:
+        open_page(channel, process, visitor, game_id)
+    if lapse(game_id):
+        return refresh_seats(game_id)  # everyone's: whose pages were those?
+    # Only this seat's copy moves on (a watcher's page changes nothing).
+    return bool(visitor) and refresh_seats(game_id, visitor)
+
+
+def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
+    """A seat's game page closed; True if it was the seat's last (the others see it away)."""
+    if not visitor:
+        return False
+    close_page(channel)
+    return refresh_seats(game_id, visitor)
+
+
+def is_watching(game_id: str, visitor: str | None) -> bool:
+    """True if this visitor has no seat in the game: their pages only watch."""
+    return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
+
+
+def mark_watched(game_id: str) -> None:
+    """A watcher's page is open on this game: keep the game marked watched for a while."""
+    Game.objects.filter(pk=game_id).watched_until(timezone.now() + PRESENCE_WINDOW)
 
 
 def forget_process(process: str) -> list[str]:

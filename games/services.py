@@ -70,26 +70,6 @@ def translate_refusal(refusal: Exception) -> str:
     return gettext(template) % params if params else gettext(template)
 
 
-def move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
-    """What a page's move form asks for (posted, or sent over the game's socket) as ``perform``
-    takes it; IllegalMove if it makes no sense."""
-    if kind == "roll":
-        seen = data.get("held")
-        if seen is None:
-            return {}
-        if len(seen) != NUM_DICE or set(seen) - {"0", "1"}:
-            raise IllegalMove(_("Say whether to hold or release the die."))
-        return {"held": [c == "1" for c in seen]}
-    if kind == "hold":
-        held = {"1": True, "0": False}.get(data.get("held", ""))
-        try:
-            die = int(data.get("die", ""))
-        except ValueError:
-            die = None
-        return {"die": die, "held": held}
-    return {"box": data.get("box", "")}
-
-
 def roll_dice(count: int) -> list[int]:
     """``count`` dice rolled with the operating system's cryptographic RNG."""
     return [secrets.randbelow(6) + 1 for _ in range(count)]

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import advice, services
 from games.analysis import analyse
-from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm
+from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, read_move
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters import page, players, sheets
@@ -121,10 +121,11 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     """Roll, hold or score: apply the action, then show what changed (or why nothing did)."""
     try:
-        params = services.move_params(kind, request.POST)
-        step = _int_or_none(request.POST.get("step"))
+        move = read_move(kind, request.POST)
         tab = request.headers.get("X-Tab", "")[:32] or None
-        game = services.perform(game_id, visitor_id(request), kind, params, step, tab=tab)
+        game = services.perform(
+            game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
+        )
     except (services.ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     if not request.htmx:

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games.addresses import client_address
 from games.live.csrf import masked
-from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, page_of
+from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, navigate_html, page_of
 from games.live.sockets import handshake
 from games.services import ActionRefused
 from lobby import notify, presence, presenters, services
@@ -47,7 +47,7 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
         table = context["table"]
         if table.started and context["seated"]:
             url = reverse("games:play", args=[table.game_id])
-            html += render_to_string("lobby/_navigate.html", {"url": url})
+            html += navigate_html(url, page["language"])
         return html
 
 
@@ -112,9 +112,7 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
             await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
 
     async def navigate(self, event: dict) -> None:
-        with translation.override(self.page["language"]):
-            html = render_to_string("lobby/_navigate.html", {"url": event["url"]})
-        await self.send(text_data=html)
+        await self.send(text_data=navigate_html(event["url"], self.page["language"]))
 
     async def lobby_changed(self, event: dict) -> None:
         """Lobby pages redraw; other pages ignore it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from games import consumers, services
 from games.live import csrf as live_csrf
+from games.live import moves, redraws, sending, threads
 from games.models import Action, Game, Seat
 from lobby.models import Player
 from tests.live import SITE, connect, drain, new_online_game, receive_containing, session_for
@@ -32,13 +34,13 @@ def form_tokens(html: str) -> list[str]:
 def count_renders(monkeypatch) -> list:
     """From now on, record the visitor of every redraw a consumer renders itself."""
     rendered = []
-    render_game = consumers.render_game
+    render_game = redraws.render_game
 
     def counted(game_id, visitor, page, message):
         rendered.append(visitor)
         return render_game(game_id, visitor, page, message)
 
-    monkeypatch.setattr(consumers, "render_game", counted)
+    monkeypatch.setattr(redraws, "render_game", counted)
     return rendered
 
 
@@ -48,7 +50,7 @@ async def next_answer(communicator: WebsocketCommunicator) -> str:
     busy machine."""
     for _ in range(10):
         message = await communicator.receive_from(timeout=3)
-        if message.startswith(consumers.ANSWER):
+        if message.startswith(moves.ANSWER):
             return message
     raise AssertionError("no answer")
 
@@ -320,12 +322,12 @@ async def test_frames_past_what_a_person_taps_are_dropped_unanswered(monkeypatch
     page = await connect(f"/ws/game/{game.id}/", "bo", "csrftoken=" + TOKEN)  # not his turn
     await drain(page)
     answered = []
-    monkeypatch.setattr(consumers, "answer_to", lambda *args: answered.append(1) or "refused")
+    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or "refused")
     for _ in range(60):
         await page.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
     await drain(page)
     # The burst, and the few the budget gained back (10 a second) while they were sent.
-    assert consumers.FrameBudget().burst <= len(answered) <= 30
+    assert moves.FrameBudget().burst <= len(answered) <= 30
     assert await logged_moves(game.id) == []
     await page.disconnect()
 
@@ -340,7 +342,7 @@ async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkey
     for socket in (ana, bo, watcher):
         await drain(socket)
     seen = []  # what was about to be rendered, and how many messages Bo and the watcher had
-    render_context, answer_to = consumers.render_context, consumers.answer_to
+    render_context, answer_to = redraws.render_context, moves.answer_to
 
     def rendering(game, visitor, page, message):
         seen.append((visitor, bo.output_queue.qsize(), watcher.output_queue.qsize()))
@@ -350,8 +352,8 @@ async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkey
         seen.append(("answer", bo.output_queue.qsize(), watcher.output_queue.qsize()))
         return answer_to(*args)
 
-    monkeypatch.setattr(consumers, "render_context", rendering)
-    monkeypatch.setattr(consumers, "answer_to", answering)
+    monkeypatch.setattr(redraws, "render_context", rendering)
+    monkeypatch.setattr(moves, "answer_to", answering)
     await ana.send_json_to(
         {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
     )
@@ -364,7 +366,7 @@ async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkey
 
 @pytest.mark.parametrize("on_loop", [True, False], ids=["on the loop", "on mover threads"])
 async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monkeypatch, on_loop):
-    monkeypatch.setattr(consumers, "MOVES_ON_LOOP", on_loop)  # settings.MOVE_THREADS 0, or N
+    monkeypatch.setattr(moves, "MOVES_ON_LOOP", on_loop)  # settings.MOVE_THREADS 0, or N
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
     bo = await connect(f"/ws/game/{game.id}/", "bo")
@@ -391,9 +393,53 @@ async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monk
         await socket.disconnect()
 
 
+async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(monkeypatch):
+    """On mover threads, a move that waits for the database (its row lock, a slow round trip)
+    leaves the process's other sockets served: the other game's move is answered meanwhile."""
+    monkeypatch.setattr(moves, "MOVES_ON_LOOP", False)
+    # Two mover threads, as on PostgreSQL (one, SQLite's default, would queue the second move
+    # behind the first, as SQLite's one writer at a time would anyway).
+    monkeypatch.setattr(threads, "MOVE_THREADS", 2)
+    monkeypatch.setattr(threads, "_movers", ThreadPoolExecutor(2, thread_name_prefix="game-moves"))
+    first = await new_online_game()
+    second = await database_sync_to_async(services.start_online_game)(
+        [
+            await database_sync_to_async(Player.objects.create)(visitor=v, name=v, name_key=v)
+            for v in ("cy", "dee")
+        ]
+    )
+    ana = await connect(f"/ws/game/{first.id}/", "ana", "csrftoken=" + TOKEN)
+    cy = await connect(f"/ws/game/{second.id}/", "cy", "csrftoken=" + TOKEN)
+    for socket in (ana, cy):
+        await drain(socket)
+    waiting, released, perform = threading.Event(), threading.Event(), services.perform
+
+    def slow_for_the_first(game_id, *args, **kwargs):
+        if game_id == first.id:
+            waiting.set()
+            released.wait(timeout=10)  # as a database that has not answered yet
+        return perform(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(services, "perform", slow_for_the_first)
+    roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    await ana.send_json_to(roll)
+    assert await asyncio.to_thread(waiting.wait, 5)
+    await cy.send_json_to(roll)
+    try:
+        assert "Roll again" in await next_answer(cy)
+        assert not released.is_set() and await logged_moves(first.id) == []
+    finally:
+        released.set()
+    assert "Roll again" in await next_answer(ana)
+    for socket in (ana, cy):
+        await socket.disconnect()
+    await asyncio.to_thread(threads.release_mover_connections)
+    threads._movers.shutdown()
+
+
 async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
     """Another page's move may not start while a move's redraws go out: its answer would wait."""
-    monkeypatch.setattr(consumers, "MOVES_ON_LOOP", True)  # whatever MOVE_THREADS says
+    monkeypatch.setattr(moves, "MOVES_ON_LOOP", True)  # whatever MOVE_THREADS says
     first = await new_online_game()
     second = await database_sync_to_async(services.start_online_game)(
         [
@@ -411,18 +457,18 @@ async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypa
     ]
     for socket in (*movers, *others):
         await drain(socket)
-    done, apply_move, answer_to = [], consumers.apply_move, consumers.answer_to
+    done, apply_move, answer_to = [], moves.apply_move, moves.answer_to
 
-    def applying(game_id, *args, **kwargs):
-        done.append(("move", game_id))
-        return apply_move(game_id, *args, **kwargs)
+    def applying(page, *args, **kwargs):
+        done.append(("move", page.game_id))
+        return apply_move(page, *args, **kwargs)
 
     def answering(outcome, *args):
         done.append(("answer", outcome.game.id))
         return answer_to(outcome, *args)
 
-    monkeypatch.setattr(consumers, "apply_move", applying)
-    monkeypatch.setattr(consumers, "answer_to", answering)
+    monkeypatch.setattr(moves, "apply_move", applying)
+    monkeypatch.setattr(moves, "answer_to", answering)
     roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
     for mover in movers:  # both waiting before either is handled
         await mover.send_json_to(roll)
@@ -438,9 +484,9 @@ async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypa
 
 async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos_guard():
     loop = asyncio.get_running_loop()
-    count, sends = consumers.run_here(Player.objects.count)
+    count, sends = threads.run_here(Player.objects.count)
     assert count == 0 and sends == []
-    _, sends = consumers.run_here(consumers.broadcast, "lobby", {"type": "lobby.changed"})
+    _, sends = threads.run_here(sending.broadcast, "lobby", {"type": "lobby.changed"})
     # Kept for the caller to send (with an await), not sent from inside the synchronous call.
     assert [list(messages) for messages in sends] == [[("lobby", {"type": "lobby.changed"})]]
 
@@ -449,12 +495,12 @@ async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos
         raise ValueError("a bug")
 
     with pytest.raises(ValueError, match="a bug"):
-        consumers.run_here(fails)
+        threads.run_here(fails)
     # The loop is back for this thread, and with it Django's guard against blocking it.
     assert asyncio.get_running_loop() is loop
     with pytest.raises(SynchronousOnlyOperation):
         Player.objects.count()
-    assert consumers._here.sends is None
+    assert sending.kept.sends is None
 
 
 @pytest.mark.parametrize("how", ["failed", "left in a transaction"])
@@ -462,7 +508,7 @@ async def test_a_connection_that_a_call_on_the_loops_thread_leaves_unusable_is_c
     how, monkeypatch
 ):
     # (The tests' in-memory SQLite ignores close(), so the calls to it are what is checked.)
-    wrapper, _ = consumers.run_here(lambda: connections["default"])
+    wrapper, _ = threads.run_here(lambda: connections["default"])
     closed, close = [], type(wrapper).close
     monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self) or close(self))
 
@@ -475,17 +521,17 @@ async def test_a_connection_that_a_call_on_the_loops_thread_leaves_unusable_is_c
             connection.set_autocommit(False)
         return connection
 
-    used, _ = consumers.run_here(spoil)
+    used, _ = threads.run_here(spoil)
     assert closed == [used]
     used.errors_occurred = False  # as the closed connection would be when opened again
-    consumers.run_here(used.set_autocommit, True)
+    threads.run_here(used.set_autocommit, True)
 
 
 async def test_a_connection_in_good_order_is_kept_between_calls_on_the_loops_thread(monkeypatch):
-    wrapper, _ = consumers.run_here(lambda: connections["default"])
+    wrapper, _ = threads.run_here(lambda: connections["default"])
     closed = []
     monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self))
-    assert consumers.run_here(Player.objects.count)[0] == 0
+    assert threads.run_here(Player.objects.count)[0] == 0
     assert closed == []
 
 

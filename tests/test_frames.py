@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.http import HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.test import RequestFactory
 
-from games import consumers
+from games.live import moves
+from games.live.csrf import csrf_matches, masked
 
 
 def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr(consumers.time, "monotonic", lambda: clock[0])
-    budget = consumers.FrameBudget(burst=3, per_second=2)
+    monkeypatch.setattr(moves.time, "monotonic", lambda: clock[0])
+    budget = moves.FrameBudget(burst=3, per_second=2)
     assert [budget.take() for _ in range(4)] == [True, True, True, False]
     clock[0] += 0.5  # one frame's worth back
     assert [budget.take(), budget.take()] == [True, False]
@@ -31,4 +36,39 @@ def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     ],
 )
 def test_only_a_move_a_page_sends_is_taken(frame, move):
-    assert consumers.parse_move(frame) == move
+    assert moves.parse_move(frame) == move
+
+
+SECRET = "abcdefghijklmnopqrstuvwxyz012345"
+OTHER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ543210"
+
+
+def django_accepts(token: str, cookie: str) -> bool:
+    """Whether Django's own CSRF middleware lets a form post with this token and cookie through."""
+    request = RequestFactory().post("/", {"csrfmiddlewaretoken": token})
+    request.COOKIES[settings.CSRF_COOKIE_NAME] = cookie
+    middleware = CsrfViewMiddleware(lambda request: HttpResponse())
+    return middleware.process_view(request, lambda request: HttpResponse(), (), {}) is None
+
+
+# (token, cookie) pairs, made when the test runs: masks are random, and test ids must not be.
+TOKENS = {
+    "masked": lambda: (masked(SECRET), SECRET),
+    "the cookie's own value": lambda: (SECRET, SECRET),  # as JavaScript clients send it
+    "masked for another": lambda: (masked(OTHER), SECRET),
+    "another's value": lambda: (OTHER, SECRET),
+    "one short": lambda: (masked(SECRET)[:-1], SECRET),
+    "a character not allowed": lambda: (masked(SECRET)[:-1] + "!", SECRET),
+    "no token": lambda: ("", SECRET),
+    "no cookie": lambda: (masked(SECRET), ""),
+    "a cookie not Django's": lambda: (masked(SECRET), SECRET[:-1] + "!"),
+}
+
+
+@pytest.mark.parametrize("case", TOKENS)
+def test_a_sockets_form_token_is_checked_as_djangos_middleware_checks_a_post(case):
+    """Pins Django's private CSRF helpers that ``games.live.csrf`` uses (a socket has no request
+    to give the middleware): if Django changes them, socket moves and posts would disagree."""
+    token, cookie = TOKENS[case]()
+    accepted = case in ("masked", "the cookie's own value")
+    assert csrf_matches(token, cookie) is django_accepts(token, cookie) is accepted

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import consumers, presence, services
+from games import presence, services
 from games.models import OpenPage, Seat
 from lobby import presence as lobby_presence
 from lobby.models import Player
@@ -29,20 +29,20 @@ def here(game) -> dict[str, bool]:
 
 
 def test_a_seat_is_here_while_one_of_its_pages_is_open(game):
-    assert consumers.page_opened("a1", "p", game.id, "ana") is True
-    assert consumers.page_opened("a2", "p", game.id, "ana") is False  # already here
+    assert presence.page_opened("a1", "p", game.id, "ana") is True
+    assert presence.page_opened("a2", "p", game.id, "ana") is False  # already here
     assert Seat.objects.get(game=game, visitor="ana").connections == 2
-    assert consumers.page_closed("a1", game.id, "ana") is False
+    assert presence.page_closed("a1", game.id, "ana") is False
     assert here(game) == {"ana": True, "bo": False}
-    assert consumers.page_closed("a2", game.id, "ana") is True
+    assert presence.page_closed("a2", game.id, "ana") is True
     assert here(game) == {"ana": False, "bo": False}
     assert Seat.objects.get(game=game, visitor="ana").connections == 0
 
 
 def test_a_restarted_server_forgets_the_pages_of_its_previous_run(game):
-    consumers.page_opened("old-ana", "host:8000", game.id, "ana")
-    consumers.page_opened("old-bo", "host:8000", game.id, "bo")
-    consumers.page_opened("other-bo", "host:8001", game.id, "bo")  # another server's: kept
+    presence.page_opened("old-ana", "host:8000", game.id, "ana")
+    presence.page_opened("old-bo", "host:8000", game.id, "bo")
+    presence.page_opened("other-bo", "host:8001", game.id, "bo")  # another server's: kept
     assert presence.forget_process("host:8000") == [game.id]
     assert here(game) == {"ana": False, "bo": True}
     assert list(OpenPage.objects.values_list("channel", flat=True)) == ["other-bo"]
@@ -50,30 +50,30 @@ def test_a_restarted_server_forgets_the_pages_of_its_previous_run(game):
 
 
 def test_a_heartbeat_lapses_the_pages_of_a_server_that_never_came_back(game):
-    consumers.page_opened("ana-page", "alive:8000", game.id, "ana")
-    consumers.page_opened("bo-page", "dead:8000", game.id, "bo")
+    presence.page_opened("ana-page", "alive:8000", game.id, "ana")
+    presence.page_opened("bo-page", "dead:8000", game.id, "bo")
     assert here(game) == {"ana": True, "bo": True}
     # Bo's server died: his page's heartbeat stopped a window ago.
     OpenPage.objects.filter(channel="bo-page").update(until=timezone.now() - timedelta(seconds=1))
-    assert consumers.page_alive("ana-page", "alive:8000", game.id, "ana") is True
+    assert presence.page_alive("ana-page", "alive:8000", game.id, "ana") is True
     assert here(game) == {"ana": True, "bo": False}
     assert not OpenPage.objects.filter(channel="bo-page").exists()
-    assert consumers.page_alive("ana-page", "alive:8000", game.id, "ana") is False
+    assert presence.page_alive("ana-page", "alive:8000", game.id, "ana") is False
 
 
 def test_a_heartbeat_brings_back_a_page_that_was_forgotten(game):
     """Two servers on one port (uvicorn --workers) forget each other's pages when one starts:
     the other's next heartbeat counts them again."""
-    consumers.page_opened("ana-page", "host:8000", game.id, "ana")
+    presence.page_opened("ana-page", "host:8000", game.id, "ana")
     presence.forget_process("host:8000")
     assert here(game)["ana"] is False
-    assert consumers.page_alive("ana-page", "host:8000", game.id, "ana") is True
+    assert presence.page_alive("ana-page", "host:8000", game.id, "ana") is True
     assert here(game)["ana"] is True
 
 
 def test_a_watchers_page_does_not_make_anyone_here(game):
-    assert consumers.page_opened("w", "p", game.id, None) is False
-    assert consumers.page_alive("w", "p", game.id, None) is False
+    assert presence.page_opened("w", "p", game.id, None) is False
+    assert presence.page_alive("w", "p", game.id, None) is False
     assert here(game) == {"ana": False, "bo": False}
     assert not OpenPage.objects.exists()
 

@@ -148,9 +148,9 @@ if os.environ.get("DATABASE_URL"):
             "DATABASE_URL is for PostgreSQL (postgres://USER:PASSWORD@HOST:5432/NAME). For "
             "SQLite leave it unset; SQLITE_PATH names the file (default: in YAHTZEE_DATA_DIR)."
         )
-    # A move waits for its game's row lock on the socket process's event loop (MOVE_THREADS): a
-    # lock held for long (a psql session, a migration) fails the move after 2 s (the page
-    # reconnects and shows the game) rather than stalling every socket of the process.
+    # A move waits for its game's row lock on a mover thread (or on the socket process's event
+    # loop with MOVE_THREADS=0): a lock held for long (a psql session, a migration) fails the
+    # move after 2 s (the page reconnects and shows the game) rather than stalling its thread.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c lock_timeout=2s")
     # A PostgreSQL that is down or unreachable fails a page or a command within about 3 s, with
     # the pool's "error connecting ... Is the server running" line, not after 20 s: no connection
@@ -308,11 +308,13 @@ if REDIS_URL:
         }
     }
 
-# Where the WebSocket processes apply the moves pages send over their sockets: 0 (the default)
-# on the event loop's own thread, which is fastest with the database on the same machine; N on
-# N threads, so that a database far away (each round trip a millisecond or more) does not hold up
-# every other socket of the process meanwhile. See games.consumers.MOVES_ON_LOOP.
-MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
+# On how many threads a WebSocket process does the database work of the moves pages send over
+# their sockets, so that one game's wait for the database does not hold up the process's other
+# sockets; 0: all of a move on the event loop's own thread. By default 4 on PostgreSQL, 1 on
+# SQLite, which takes one writer at a time: more threads only wait in its busy handler's sleeps
+# (at 128 players the p95 doubled). See games.live.threads.
+DEFAULT_MOVE_THREADS = "4" if os.environ.get("DATABASE_URL") else "1"
+MOVE_THREADS = int(os.environ.get("MOVE_THREADS", DEFAULT_MOVE_THREADS))
 if MOVE_THREADS < 0:
     raise HostSettingError("MOVE_THREADS is a number of threads: 0 or more")
 

@@ -20,7 +20,7 @@ SELECT = re.compile(r"\?select=(\w+)")
 # One turn: roll all five, hold the first die, roll the other four, score the first box offered.
 TURN = (("roll", "00000"), ("hold", None), ("roll", "10000"), ("score", None))
 KINDS = ("roll", "hold", "score")
-ANSWER = "<!-- answer -->"  # games.consumers.ANSWER: starts the answer to a move sent over a socket
+ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: starts the answer to a socket move
 
 
 

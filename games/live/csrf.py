@@ -60,7 +60,9 @@ def csrf_matches(token: str, cookie: str) -> bool:
     """Whether a form's CSRF token goes with the page's CSRF cookie, checked as Django's
     middleware checks a post (with its helpers: a socket has no request to give it).
 
-    The socket's whole origin is also checked when it opens (``games.live.sockets``).
+    The socket's whole origin is also checked when it opens (``games.live.sockets``). Django's
+    private helpers are used because its public check needs a request: tests/test_frames.py
+    checks tokens here and through ``CsrfViewMiddleware`` alike, and fails if Django changes.
     """
     try:
         csrf._check_token_format(token)

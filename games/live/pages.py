@@ -8,6 +8,8 @@ import secrets
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from games import presence
 from games.live.sockets import language_of
@@ -33,6 +35,12 @@ def page_of(scope: dict) -> dict:
         "language": language_of(scope),
         "csrf_token": scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, ""),
     }
+
+
+def navigate_html(url: str, language: str) -> str:
+    """What sends an open page on to another address (a rematch, a table's game that started)."""
+    with translation.override(language):
+        return render_to_string("lobby/_navigate.html", {"url": url})
 
 
 class LeavesOnce:

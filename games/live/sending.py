@@ -17,13 +17,13 @@ logger = logging.getLogger(__name__)
 SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a message
 
 
-class _Here(threading.local):
+class KeptSends(threading.local):
     """What a move applied on this thread's event loop sends (``run_here``), for its consumer."""
 
     sends: list[Iterator[tuple[str, dict]]] | None = None
 
 
-_here = _Here()
+kept = KeptSends()
 
 
 def broadcast(group: str, message: dict) -> None:
@@ -31,8 +31,8 @@ def broadcast(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if _here.sends is not None:  # a move applied on the event loop's thread: see ``run_here``
-        _here.sends.append(iter([(group, message)]))
+    if kept.sends is not None:  # a move applied on the event loop's thread: see ``run_here``
+        kept.sends.append(iter([(group, message)]))
         return
     try:
         asyncio.get_running_loop()
@@ -44,7 +44,7 @@ def broadcast(group: str, message: dict) -> None:
         return
     if isinstance(layer, InMemoryChannelLayer):
         # One process: the consumers run on the server's event loop, which async_to_sync finds.
-        async_to_sync(_deliver)(layer, group, message)
+        async_to_sync(deliver)(layer, group, message)
     else:
         # Redis: async_to_sync would start a new loop, and so a new connection, for every message
         # (5-8 ms from a WSGI worker); a loop kept for the process keeps its connection open.
@@ -73,17 +73,17 @@ def _sender() -> asyncio.AbstractEventLoop:
         return _sending[1]
 
 
-# Turns of the event loop that a send from sync code waits for after it: see ``_deliver``.
+# Turns of the event loop that a send from sync code waits for after it: see ``deliver``.
 DELIVERY_TURNS = 8
 
 
-async def _deliver(layer, group: str, message: dict) -> None:
+async def deliver(layer, group: str, message: dict) -> None:
     """Send a message, then let the consumers of this process forward it before returning.
 
     On one server process (the in-memory layer) the consumers run on the loop this is sent on,
     while the code that sent it goes on rendering the mover's own answer: on another thread,
     the loop would otherwise wait for it to let go of the GIL (5 ms switch interval); on the
-    loop's thread (``GameConsumer._move_here``), until it had finished.
+    loop's thread (``live.moves.move_here``), until it had finished.
     """
     await layer.group_send(group, message)
     for _ in range(DELIVERY_TURNS):
