@@ -45,6 +45,10 @@ def pick_and_score(me: Page, other: Page, name: str) -> None:
     me.get_by_role("link", name=re.compile("would score")).first.click()
     me.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
     expect(other.locator("#messages")).to_contain_text(re.compile(f"{name} scored \\d+ points?"))
+    # The other page got only the changed rows: its card now reads as the mover's.
+    expect(me.get_by_role("button", name=ROLL)).to_have_count(0)
+    cells = "#card th, #card td"
+    expect(other.locator(cells)).to_have_text(me.locator(cells).all_text_contents())
 
 
 def test_challenge_play_a_whole_game_and_reconnect(browser, server):
