@@ -109,6 +109,52 @@ def test_keyboard_only_turn(page: Page, base: str):
     expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
 
 
+def play_a_turn_by_keys(page: Page) -> list[str]:
+    """Roll, hold a die, roll again, go to the first open box, pick it, score: keys only."""
+    pressed: list[str] = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    roll = page.locator("#roll-button")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("1")
+    expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("ArrowDown")
+    first_box = page.get_by_role("link", name=re.compile("would score")).first
+    expect(first_box).to_be_focused()
+    press("Enter")
+    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
+    press("Enter")
+    return pressed
+
+
+def test_a_whole_turn_by_a_handful_of_keys_ends_on_roll(page: Page, base: str):
+    start_game(page, base)
+    page.locator("body").focus()
+    pressed = play_a_turn_by_keys(page)
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+    # Tabbing to a box took 19-27 presses a turn; now roll, hold, roll, box, pick, score.
+    assert len(pressed) == 6
+    expect(page.get_by_role("button", name="Roll", exact=True)).to_be_focused()
+    # From there Enter rolls, and Up goes to the last open box, Down wraps round to the first.
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    page.keyboard.press("ArrowUp")
+    boxes = page.get_by_role("link", name=re.compile("would score"))
+    expect(boxes.last).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(boxes.first).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(boxes.last).to_be_focused()
+
+
 def test_a_turn_without_javascript(browser, base: str):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
