@@ -155,6 +155,36 @@ def test_a_whole_turn_by_a_handful_of_keys_ends_on_roll(page: Page, base: str):
     expect(boxes.last).to_be_focused()
 
 
+def test_on_a_laptop_the_dice_stay_in_view_beside_the_lower_boxes(page: Page, base: str):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    start_game(page, base)
+    roll = page.get_by_role("button", name=ROLL)
+    roll.click()
+    expect(roll).to_have_text("Roll again (2 left)")
+    last_box = page.get_by_role("link", name=re.compile("^Chance: would score"))
+    last_box.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0  # the card is taller than the screen
+
+    def in_view(locator) -> bool:
+        box = locator.bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768
+
+    assert in_view(roll) and in_view(die(page, 1)) and in_view(last_box)
+    # The rest of the turn from there, and the page never had to scroll back up for it.
+    die(page, 1).click()
+    expect(die(page, 1)).to_have_attribute("aria-pressed", "true")
+    roll.click()
+    expect(roll).to_have_text("Roll again (1 left)")
+    last_box.click()
+    score = page.get_by_role("button", name=re.compile(r"^Score \d+$"))
+    expect(score).to_be_focused()
+    assert page.evaluate("window.scrollY") >= scrolled
+    assert in_view(roll) and in_view(score)
+    score.click()
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+
+
 def test_a_turn_without_javascript(browser, base: str):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
