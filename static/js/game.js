@@ -63,7 +63,7 @@ function focusNewRoll() {
   const focusLost = !active || active === document.body || !active.isConnected
     || Boolean(active.closest && active.closest("button.score"));
   const roll = document.getElementById("roll-button");
-  if (focusLost && (!roll || roll === rollBeforeScore || roll.disabled)) return; // not yet
+  if (!roll || roll === rollBeforeScore || roll.disabled) return; // not yet
   rollWatch.disconnect();
   rollBeforeScore = null;
   if (focusLost) roll.focus();
