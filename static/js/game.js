@@ -1,10 +1,22 @@
 // Keyboard shortcuts for the game page: 1-5 hold or release a die, R (or Space when no control
 // has focus) rolls. They press the same buttons a pointer would, so the server sees the same posts.
+// Up and Down move the focus between the boxes the player can score (their pick links, and the
+// chosen box's Score button): Enter on a box shows its Score button, focused (autofocus), and
+// Enter again scores. Tabbing there took 19-27 presses a turn (issue 16).
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   const typing = target.closest && target.closest("input, textarea, select, [contenteditable]");
   if (typing) return;
+  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    if (moveAmongBoxes(target, event.key === "ArrowDown" ? 1 : -1)) event.preventDefault();
+    return;
+  }
+  if ((event.key === "Enter" || event.key === " ") && target.closest && target.closest("button.score")) {
+    focusRollAfterScore();
+    return;
+  }
+  if (event.repeat) return;
   let button = null;
   if (event.key >= "1" && event.key <= "5") {
     button = document.getElementById(`die-${Number(event.key) - 1}`);
@@ -20,6 +32,42 @@ document.addEventListener("keydown", (event) => {
     button.click();
   }
 });
+
+// The boxes in the card's order; from elsewhere on the page Down goes to the first, Up to the last.
+// Returns whether there was a box to go to (else the arrow scrolls the page as usual).
+function moveAmongBoxes(from, step) {
+  const boxes = [...document.querySelectorAll("#card a.pick, #card button.score")];
+  if (!boxes.length) return false;
+  const at = boxes.indexOf(from.closest ? from.closest("a.pick, button.score") : null);
+  const next = at < 0 ? (step > 0 ? 0 : boxes.length - 1) : (at + step + boxes.length) % boxes.length;
+  boxes[next].focus();
+  return true;
+}
+
+// After a score made from the keyboard, the focus goes to Roll, where the next turn starts. The
+// answer redraws the card and the dice (the Score button leaves the page and the focus with it),
+// and it may come as a post's answer (htmx swaps) or on the socket, with other pushes before or
+// after it; htmx's events of a swap do not all reach the document either (those on the form that
+// was swapped out do not). So no timer and no event: the page remembers which Roll button it had
+// when the score was sent and watches the page's changes, whichever way they come, until a new
+// Roll button, enabled, is there to focus. Someone else's turn brings none; the focus goes to
+// Roll when the player's next turn does. A player who put the focus elsewhere meanwhile keeps it.
+let rollBeforeScore = null; // the Roll button shown when the score was sent
+const rollWatch = new MutationObserver(focusNewRoll);
+function focusRollAfterScore() {
+  rollBeforeScore = document.getElementById("roll-button");
+  rollWatch.observe(document.body, { childList: true, subtree: true });
+}
+function focusNewRoll() {
+  const active = document.activeElement;
+  const focusLost = !active || active === document.body || !active.isConnected
+    || Boolean(active.closest && active.closest("button.score"));
+  const roll = document.getElementById("roll-button");
+  if (!roll || roll === rollBeforeScore || roll.disabled) return; // not yet
+  rollWatch.disconnect();
+  rollBeforeScore = null;
+  if (focusLost) roll.focus();
+}
 
 // Online games: count down an away player's grace period; when it ends, show the buttons that
 // let the others go on without them (the server checks the time again when they are pressed).

@@ -114,6 +114,44 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
         expect(bo.get_by_text(f"Winner: {winner}")).to_be_visible()
 
 
+def test_a_turn_by_keys_over_the_socket_and_the_focus_on_roll_when_the_turn_comes_back(
+    browser, server
+):
+    from tests.browser.test_solo_game import play_a_turn_by_keys
+
+    base = server.url
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    over_socket, posted, heard = [], [], []
+    count_moves(ana, over_socket, posted)
+    ana.on("websocket", lambda socket: "/ws/game/" in socket.url
+           and socket.on("framereceived", lambda frame: heard.append(frame)))  # fmt: skip
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo")
+    ana.get_by_role("button", name="Challenge Bo").click()
+    bo.get_by_role("button", name="Accept").click()
+    for page in (ana, bo):
+        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    for _ in range(100):  # the server greets a game socket with the game: Ana's is open
+        if heard:
+            break
+        ana.wait_for_timeout(100)
+    ana.locator("body").focus()
+    assert len(play_a_turn_by_keys(ana)) == 6
+    expect(bo.locator("#messages")).to_contain_text(re.compile("Ana scored \\d+ points?"))
+    for _ in range(50):  # Playwright tells of the frames a page sent a little after they went
+        if len(over_socket) + len(posted) >= 4:
+            break
+        ana.wait_for_timeout(100)
+    assert len(over_socket) == 4 and not posted  # roll, hold, roll, score
+    # Bo's turn: Ana has no Roll button. When Bo has scored, the push brings hers: focused.
+    expect(ana.locator("#roll-button")).to_have_count(0)
+    take_turn(bo, ana, "Bo")
+    expect(ana.get_by_role("button", name="Roll", exact=True)).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(bo.locator("#messages")).to_contain_text("Ana rolled")
+
+
 def test_watching_a_game_live(browser, server):
     base = server.url
     ana = browser.new_context().new_page()

@@ -40,3 +40,26 @@ def test_guide_shows_every_box_with_an_example(page: Page, base):
         row = page.get_by_role("row").filter(has=page.get_by_role("rowheader", name=box))
         expect(row.get_by_role("cell").last).to_have_text(points)
     expect(page.get_by_text("1 in 1,296")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("locale", "sheet"), [("en-US", "Score sheet"), ("es-ES", "Hoja de puntuación")]
+)
+def test_the_phone_header_takes_two_short_lines(browser, base, locale, sheet):
+    context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(base + "/")
+    header = page.get_by_role("banner").bounding_box()
+    brand = page.get_by_role("link", name="Yahtzee").bounding_box()
+    language = page.get_by_role("banner").get_by_role("button").bounding_box()
+    # The language button beside the brand, the links on one line under them: about 85 px, where
+    # the links and the button on lines of their own took 110 px (the issue saw 200 px before).
+    assert language["y"] < brand["y"] + brand["height"]
+    assert header["height"] < 90
+    links = page.get_by_role("banner").get_by_role("navigation").get_by_role("link").all()
+    assert len(links) == 4
+    assert len({round(link.bounding_box()["y"]) for link in links}) == 1
+    # A language whose words do not fit scrolls the row sideways: every link can still be tapped.
+    page.get_by_role("link", name=sheet).click()
+    expect(page).to_have_url(re.compile("/sheet/$"))
+    context.close()

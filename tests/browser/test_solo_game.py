@@ -109,6 +109,82 @@ def test_keyboard_only_turn(page: Page, base: str):
     expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
 
 
+def play_a_turn_by_keys(page: Page) -> list[str]:
+    """Roll, hold a die, roll again, go to the first open box, pick it, score: keys only."""
+    pressed: list[str] = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    roll = page.locator("#roll-button")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("1")
+    expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("ArrowDown")
+    first_box = page.get_by_role("link", name=re.compile("would score")).first
+    expect(first_box).to_be_focused()
+    press("Enter")
+    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
+    press("Enter")
+    return pressed
+
+
+def test_a_whole_turn_by_a_handful_of_keys_ends_on_roll(page: Page, base: str):
+    start_game(page, base)
+    page.locator("body").focus()
+    pressed = play_a_turn_by_keys(page)
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+    # Tabbing to a box took 19-27 presses a turn; now roll, hold, roll, box, pick, score.
+    assert len(pressed) == 6
+    expect(page.get_by_role("button", name="Roll", exact=True)).to_be_focused()
+    # From there Enter rolls, and Up goes to the last open box, Down wraps round to the first.
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    page.keyboard.press("ArrowUp")
+    boxes = page.get_by_role("link", name=re.compile("would score"))
+    expect(boxes.last).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(boxes.first).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(boxes.last).to_be_focused()
+
+
+def test_on_a_laptop_the_dice_stay_in_view_beside_the_lower_boxes(page: Page, base: str):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    start_game(page, base)
+    roll = page.get_by_role("button", name=ROLL)
+    roll.click()
+    expect(roll).to_have_text("Roll again (2 left)")
+    last_box = page.get_by_role("link", name=re.compile("^Chance: would score"))
+    last_box.scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0  # the card is taller than the screen
+
+    def in_view(locator) -> bool:
+        box = locator.bounding_box()
+        return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768
+
+    assert in_view(roll) and in_view(die(page, 1)) and in_view(last_box)
+    # The rest of the turn from there, and the page never had to scroll back up for it.
+    die(page, 1).click()
+    expect(die(page, 1)).to_have_attribute("aria-pressed", "true")
+    roll.click()
+    expect(roll).to_have_text("Roll again (1 left)")
+    last_box.click()
+    score = page.get_by_role("button", name=re.compile(r"^Score \d+$"))
+    expect(score).to_be_focused()
+    assert page.evaluate("window.scrollY") >= scrolled
+    assert in_view(roll) and in_view(score)
+    score.click()
+    expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
+
+
 def test_a_turn_without_javascript(browser, base: str):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
