@@ -28,7 +28,7 @@ PHRASES = {
     "watching": _("You are watching this game."),
     "share": _("Friends can watch this game live: share this page's address."),
     "single_yahtzee": _("Multiple Yahtzees are off: no Yahtzee bonus, no joker."),
-    "keys": _("Keys: 1-5 hold, R or Space roll."),
+    "keys": _("Keys: 1-5 hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
     # Words put together here.
