@@ -98,8 +98,10 @@ def main() -> None:
     from backends.sqlite.base import DatabaseWrapper as ProjectWrapper
 
     backends = {"a lock (the site)": ProjectWrapper, "busy handler (Django)": DjangoWrapper}
-    print(f"{args.threads} threads x {args.moves} move-like transactions, one every "
-          f"{args.pace * 1000:.0f} ms each; ms from asking for the write lock to committed")
+    print(
+        f"{args.threads} threads x {args.moves} move-like transactions, one every "
+        f"{args.pace * 1000:.0f} ms each; ms from asking for the write lock to committed"
+    )
     print(f"{'writers wait on':>24}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'> 20 ms':>8}")
     for round_ in range(args.rounds):
         order = list(backends.items())

@@ -107,9 +107,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
     hint = request.GET.get("hint") == "1"
-    context = page.game_context(
-        game, visitor, select=request.GET.get("select"), at=at, hint=hint
-    )
+    context = page.game_context(game, visitor, select=request.GET.get("select"), at=at, hint=hint)
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)

@@ -308,9 +308,7 @@ def test_a_moves_own_answer_tells_what_the_log_says_without_reading_it(language,
             # After the computer's turn, the news is its moves: those are read from the log.
             assert bool(read_log) == (opponent == "computer" and kind == "score"), read_log
             if opponent == "online":  # the other seat's line is still read, and also right
-                assert page.game_context(moved, "bo")["news"] == _news_as_read_back(
-                    game.id, "bo"
-                )
+                assert page.game_context(moved, "bo")["news"] == _news_as_read_back(game.id, "bo")
 
 
 @pytest.mark.django_db

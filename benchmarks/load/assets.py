@@ -75,4 +75,3 @@ async def run_assets(base: str, labels: Labels) -> list[dict]:
     for page, name in zip(pages, ("home", "solo game", "online game"), strict=True):
         page["page"] = name
     return pages
-

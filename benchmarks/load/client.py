@@ -23,8 +23,6 @@ KINDS = ("roll", "hold", "score")
 ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: starts the answer to a socket move
 
 
-
-
 @dataclass
 class Response:
     status: int
@@ -186,4 +184,3 @@ class Visitor:
 
 class SetupFailed(Exception):
     """Two players could not be put into a game."""
-

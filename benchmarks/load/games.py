@@ -298,4 +298,3 @@ async def run_games(
         "games_finished": played,
         "push": summary(pushes),
     }
-

@@ -77,8 +77,6 @@ def result_of(record: Recorder, kinds: tuple[str, ...], usage: dict) -> dict:
     }
 
 
-
-
 class CpuMeter:
     """CPU time of this client, of the server's processes (when known) and of the machine."""
 
@@ -135,4 +133,3 @@ def _machine() -> tuple[int, int]:
     fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + fields[4]
     return sum(fields) - idle, sum(fields)
-

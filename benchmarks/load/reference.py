@@ -76,4 +76,3 @@ async def run_reference(
     result = result_of(record, ("reference",), cpu.read())
     result["actions"].pop("all")
     return result | {"clients": clients, "fragment_bytes": max(sizes, default=0)}
-

@@ -115,4 +115,3 @@ def machine() -> str:
     memory = int(Path("/proc/meminfo").read_text().split()[1]) / 1024 / 1024
     load = os.getloadavg()[0]
     return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, load average {load:.1f} at start"
-

@@ -136,4 +136,3 @@ def _strategy_env() -> dict[str, str]:
 def _bench_env() -> dict[str, str]:
     """The embedded server's environment: the benchmark settings, with the reference action."""
     return dict(os.environ) | {"DJANGO_SETTINGS_MODULE": "benchmarks.settings"} | _strategy_env()
-
