@@ -17,7 +17,7 @@ from games.identity import visitor_id
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
-from games.responses import error_page, refused_page, render_fragments
+from games.responses import error_page, refusal_for, refused_page, render_fragments
 from games.rules import IllegalMove
 
 
@@ -107,7 +107,10 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
     hint = request.GET.get("hint") == "1"
-    context = page.game_context(game, visitor, select=request.GET.get("select"), at=at, hint=hint)
+    error = None if request.htmx else refusal_for(request, f"game-{game.id}")
+    context = page.game_context(
+        game, visitor, select=request.GET.get("select"), at=at, hint=hint, error=error
+    )
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)

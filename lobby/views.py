@@ -6,13 +6,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
 from games.addresses import client_address
 from games.flow import _
 from games.identity import rotate_session_key, visitor_id
 from games.models import Game
-from games.responses import refused_page
+from games.responses import form_navigation, refusal_for, refused_page, refused_to
 from games.services import ActionRefused, translate_refusal
 from lobby import presenters, services
 
@@ -20,12 +21,17 @@ from lobby import presenters, services
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Choose a name, see who is online, challenge them, answer challenges, open a table."""
-    return _lobby(request)
+    error = refusal_for(request, "lobby") or ""
+    # A refused name comes back in the address (see _lobby), to stay in the field.
+    return _lobby(request, error, typed_name=request.GET.get("name", "")[:100] if error else "")
 
 
 def _lobby(
     request: HttpRequest, error: str = "", status: int = 200, typed_name: str = ""
 ) -> HttpResponse:
+    if error and status >= 400 and form_navigation(request):  # a refused plain form post
+        query = f"?{urlencode({'name': typed_name})}" if typed_name else ""
+        return refused_to(request, reverse("lobby:lobby") + query, error, "lobby")
     context = presenters.lobby_context(visitor_id(request)) | {
         "error": error,
         "live": True,
@@ -128,6 +134,9 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
         if error:
             return render(request, "lobby/table.html", {"error": error}, status=status)
         return _no_table(request, services.NotFound(services.NO_TABLE))
+    if error and status >= 400 and form_navigation(request):  # as in _lobby
+        return refused_to(request, reverse("lobby:table", args=[code]), error, f"table-{code}")
+    error = error or refusal_for(request, f"table-{code}") or ""
     if context["table"].game_id and context["seated"] and not error:
         return redirect("games:play", game_id=context["table"].game_id)
     context |= {"error": error, "link": link, "live": True}

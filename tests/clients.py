@@ -50,3 +50,20 @@ def finished_online_game(settings) -> tuple[Game, Client, Client]:
     )
     ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
     return game, ana, bo
+
+
+# What a browser sends with a plain form post (a page load); see games.responses.form_navigation.
+FORM_POST = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+
+
+def refusal_text(client: Client, response, status: int) -> str:
+    """What a refused post shows, checked on each path: htmx and scripts get the refusal's status
+    with the page; a browser's form post is sent on (303) to the page, which says why once."""
+    if response.wsgi_request.headers.get("Sec-Fetch-Mode") != "navigate":
+        assert response.status_code == status, response.status_code
+        return response.text
+    assert response.status_code == 303, response.status_code
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert page.text.count('role="alert"') == 1
+    return page.text

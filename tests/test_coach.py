@@ -146,3 +146,22 @@ def test_analysis_waits_for_the_end():
     response = client_for().get(f"/game/{game.id}/analysis/")
     assert response.status_code == 409
     assert "once it is over" in response.text
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_hint_leaves_out_keeping_all_five_and_never_shows_a_loss_of_nothing(
+    strategy_tables, language
+):
+    """Keeping 5 5 5 5 5 and rolling none tied with scoring the Yahtzee: the hint said
+    "(−0,0)" for it in Spanish (issue 16)."""
+    game = make_game()
+    act(game, "roll", dice=[5, 5, 5, 5, 5])
+    client = client_for()
+    client.cookies["django_language"] = language
+    page = client.get(f"/game/{game.id}/?hint=1", headers=HTMX).text
+    hint = page.split('<ol class="hint">')[1].split("</ol>")[0]
+    assert hint.count("<li>") == 3
+    assert "5 5 5 5 5" not in hint
+    assert not re.search(r"−0[.,]0\)", hint)
+    losses = [float(x.replace(",", ".")) for x in re.findall(r"\(−([\d.,]+)\)", hint)]
+    assert len(losses) == 2 and all(loss > 0 for loss in losses)

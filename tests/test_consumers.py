@@ -72,6 +72,8 @@ async def test_a_move_reaches_the_other_seat_and_watchers_see_no_controls():
     assert "Ana is playing" in to_bo
     assert 'id="roll-button"' not in to_bo  # not Bo's turn
     to_ana = await receive_containing(ana, "rolled 6 6 6 2 1")
+    # Each page tells the move its own way: the mover is "you", not their name (issue 16).
+    assert "You rolled 6 6 6 2 1. 2 rolls left." in to_ana and "Ana rolled" not in to_ana
     # The mover's page: the dice, the card's previews, the status and the message line.
     assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', to_ana) == [
         "dice", "coach", "card", "status", "messages"
@@ -99,7 +101,7 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
     assert len(tokens) == 6 and all(live_csrf.csrf_matches(t, "bob" + "b" * 29) for t in tokens)
     assert not any(live_csrf.csrf_matches(t, "ana" + "a" * 29) for t in tokens)
     assert live_csrf.CSRF_SLOT not in to_bo
-    to_ana = await receive_containing(ana, "Ana scored 25 points in Fives.")
+    to_ana = await receive_containing(ana, "You scored 25 points in Fives.")
     assert 'id="roll-button"' not in to_ana and live_csrf.CSRF_SLOT not in to_ana
     for socket in (ana, bo):
         await socket.disconnect()

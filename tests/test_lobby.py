@@ -10,7 +10,15 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from lobby.models import Challenge, Player, Table
-from tests.clients import client_for, finished_online_game, online, online_game
+from tests.clients import (
+    FORM_POST,
+    HTMX,
+    client_for,
+    finished_online_game,
+    online,
+    online_game,
+    refusal_text,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +128,31 @@ def test_a_refused_name_stays_in_the_field_to_correct():
     assert '<p class="error" role="alert">' in refused.text
 
 
+def test_a_browsers_refused_form_post_is_told_on_the_lobbys_own_address():
+    """Without JavaScript the browser posts the form as a page load: the refusal sends it on to the
+    lobby (303), which says why once and keeps the typed name, so a reload posts nothing again."""
+    online("ana", "Ana")
+    other = client_for("other")
+    refused = other.post("/online/name/", {"name": "ANA"}, headers=FORM_POST)
+    assert refused.status_code == 303
+    assert refused["Location"] == "/online/?name=ANA"
+    page = refusal_text(other, refused, 400)
+    assert 'value="ANA"' in page and "already called that" in page
+    again = other.get(refused["Location"]).text  # a reload: the page as it is, the name not kept
+    assert 'role="alert"' not in again and 'value="ANA"' not in again
+    assert other.get("/").status_code == 200 and not Player.objects.filter(visitor="other").exists()
+
+
+def test_a_browsers_refused_table_post_is_told_on_the_tables_address():
+    host = online("host", "Host")
+    host.post("/table/new/")
+    table = Table.objects.get()
+    refused = host.post(f"/t/{table.code}/start/", headers=FORM_POST)  # alone at the table
+    assert refused["Location"] == f"/t/{table.code}/"
+    assert "Wait for at least one more player." in refusal_text(host, refused, 400)
+    assert table.game_id is None
+
+
 def test_challenge_refusals():
     ana = online("ana", "Ana")
     me = Player.objects.get(visitor="ana").pk
@@ -200,11 +233,13 @@ def test_a_table_holds_six():
 
 def test_online_turns_are_enforced():
     game, ana, bo = online_game()
-    out_of_turn = bo.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"})
-    assert out_of_turn.status_code == 400
-    assert "It is not your turn." in out_of_turn.text
-    stranger = client_for("stranger").post(f"/game/{game.id}/roll/", {"step": 0})
-    assert stranger.status_code == 403
+    out_of_turn = bo.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"}, headers=HTMX)
+    assert "It is not your turn." in refusal_text(bo, out_of_turn, 400)
+    plain = bo.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"})
+    assert "It is not your turn." in refusal_text(bo, plain, 400)
+    stranger = client_for("stranger")
+    refused = stranger.post(f"/game/{game.id}/roll/", {"step": 0}, headers=HTMX)
+    assert "not yours" in refusal_text(stranger, refused, 403)
     assert ana.post(f"/game/{game.id}/roll/", {"step": 0, "held": "00000"}).status_code == 302
     game.refresh_from_db()
     assert game.actions.count() == 1
@@ -221,12 +256,12 @@ def test_away_player_can_be_left_out_after_the_grace_period(settings):
     )
     Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
     early = ana.post(f"/game/{game.id}/leave-out/", {"seat": 1})
-    assert early.status_code == 409
-    assert "may come back" in early.text
+    assert "may come back" in refusal_text(ana, early, 409)
     page = ana.get(f"/game/{game.id}/").text
     assert "Bo is away." in page and "Continue without Bo" in page and "hidden" in page
     settings.AWAY_GRACE_SECONDS = 0
-    assert bo.post(f"/game/{game.id}/leave-out/", {"seat": 0}).status_code == 409  # Ana is here
+    here = bo.post(f"/game/{game.id}/leave-out/", {"seat": 0}, headers=HTMX)  # Ana is here
+    assert here.status_code == 409
     assert ana.post(f"/game/{game.id}/leave-out/", {"seat": 1}).status_code == 302
     game.refresh_from_db()
     assert game.forfeited == [1]
@@ -252,7 +287,8 @@ def test_ending_a_game_records_a_forfeit(settings):
     assert game.status == Game.Status.FINISHED
     page = ana.get(f"/game/{game.id}/").text
     assert "Game over" in page and "(forfeit)" in page
-    assert "Winner: Ana" in page
+    assert "You win!" in page  # Ana's own page
+    assert "Winner: Ana" in bo.get(f"/game/{game.id}/").text
 
 
 def test_rematch_starts_once_both_accept(settings):
@@ -265,7 +301,9 @@ def test_rematch_starts_once_both_accept(settings):
     assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
     assert "waiting for the others" in ana.get(f"/game/{game.id}/").text
     assert "Accept the rematch (Ana asked)" in bo.get(f"/game/{game.id}/").text
-    assert client_for("stranger").post(f"/game/{game.id}/rematch/").status_code == 403
+    stranger = client_for("stranger")
+    refused = stranger.post(f"/game/{game.id}/rematch/")
+    assert "Choose a name first." in refusal_text(stranger, refused, 403)
     response = bo.post(f"/game/{game.id}/rematch/")
     rematch = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == f"/game/{rematch.id}/"

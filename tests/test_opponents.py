@@ -11,7 +11,7 @@ from django.test import Client
 from games import advice
 from games.models import Game
 from games.rules import CATEGORIES
-from tests.clients import client_for, url
+from tests.clients import client_for, refusal_text, url
 from tests.factories import VISITOR, act
 
 pytestmark = pytest.mark.django_db
@@ -53,8 +53,9 @@ def test_a_whole_game_against_each_computer(strength, strategy_tables):
         assert "A tie!" in page
     else:
         names = {"optimal": "Perfect computer", "club": "Club player", "beginner": "Beginner"}
-        winner = "You" if totals[0] > totals[1] else names[strength]
-        assert f"Winner: {winner}" in page
+        won = totals[0] > totals[1]
+        assert ("You win!" if won else f"Winner: {names[strength]}") in page
+        assert "Winner: You" not in page
 
 
 def test_the_computer_answers_within_the_players_request(strategy_tables):
@@ -115,6 +116,21 @@ def test_pass_the_phone_for_three():
         assert f"{expected_next}, your turn" in client.get(f"/game/{game.id}/").text
     game.refresh_from_db()
     assert [card.turns_played for card in game.state().cards] == [1, 1, 1]
+    # Around one phone each move keeps its player's name ("You" would be anyone holding it).
+    client.post(url(game, "roll"), {"step": game.step, "held": "00000"})
+    assert re.search(r"Ana rolled \d \d \d \d \d\.", client.get(f"/game/{game.id}/").text)
+
+
+def test_against_the_computer_the_players_own_moves_say_you(strategy_tables):
+    client = client_for()
+    game = start(client, mode="computer", strength="beginner")
+    client.post(url(game, "roll"), {"step": 0, "held": "00000"})
+    assert re.search(
+        r"You rolled \d \d \d \d \d\. 2 rolls left\.", client.get(f"/game/{game.id}/").text
+    )
+    client.post(url(game, "score"), {"step": 1, "box": "chance"})
+    page = client.get(f"/game/{game.id}/").text
+    assert "Beginner rolled" in page and "You scored" not in page  # its moves since yours
 
 
 def test_pass_the_phone_with_a_computer_seat(strategy_tables):
@@ -163,7 +179,9 @@ def test_play_again_keeps_the_seats():
     assert response.status_code == 302
     again = Game.objects.exclude(pk=game.pk).get()
     assert [s.name for s in again.ordered_seats()] == ["Ana", "Bo"]
-    assert client_for("stranger").post(f"/game/{game.id}/again/").status_code == 403
+    stranger = client_for("stranger")
+    refused = stranger.post(f"/game/{game.id}/again/")
+    assert "not yours" in refusal_text(stranger, refused, 403)
     assert Game.objects.count() == 2
     assert len(CATEGORIES) == 13
 

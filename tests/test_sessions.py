@@ -11,6 +11,7 @@ from django.test import Client
 
 from games.models import Game
 from lobby.models import Player, Table
+from tests.clients import refusal_text
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,8 @@ def test_going_online_gives_the_identity_a_fresh_key():
     assert SESSIONS(key).get("visitor") is None  # the old key is emptied of the identity
     # The planted key no longer carries the identity that went online...
     assert "Choose a name to go online" in attacker.get("/online/").text
-    assert attacker.post(f"/game/{game.id}/roll/", {"step": 0}).status_code == 403
+    refused = attacker.post(f"/game/{game.id}/roll/", {"step": 0})
+    assert "not yours" in refusal_text(attacker, refused, 403)
     # ...while the player keeps their name and their games.
     assert "You are online as Ana" in victim.get("/online/").text
     assert f"/game/{game.id}/" in victim.get("/").text

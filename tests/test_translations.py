@@ -37,3 +37,21 @@ def test_compiled_catalog_matches_the_source(catalog):
     source = {(e.msgid, e.msgstr) for e in catalog if e.msgid and not e.msgid_plural}
     built = {(e.msgid, e.msgstr) for e in compiled if e.msgid and not e.msgid_plural}
     assert source == built, "run: uv run python manage.py compilemessages -l es"
+
+
+# Words a Spanish player reads as English or as broken grammar (issue 16): "Chance" is a box of
+# the card, "Gana Jugador de club" missed its article (the winner line now works for any name).
+@pytest.mark.parametrize(
+    ("msgid", "wanted"),
+    [
+        ("Chance", "Suerte"),
+        ("Winner: %(name)s", "Gana la partida: %(name)s"),
+        ("You win!", "¡Has ganado!"),
+    ],
+)
+def test_spanish_words_a_player_reads(catalog, msgid, wanted):
+    assert catalog.find(msgid).msgstr == wanted
+
+
+def test_no_spanish_text_leaves_the_chance_box_in_english(catalog):
+    assert [e.msgid for e in catalog if "Chance" in e.msgstr] == []

@@ -10,7 +10,7 @@ from django.test import Client
 from games import services
 from games.models import Action, AppendOnly, Game
 from games.rules import CATEGORIES
-from tests.clients import HTMX, client_for, online, url
+from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text, url
 from tests.factories import VISITOR, act, fill_all_but, make_game
 
 pytestmark = pytest.mark.django_db
@@ -184,7 +184,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("turns", "rolls", "kind", "data", "status", "message"), REFUSALS)
-@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+@pytest.mark.parametrize("headers", [{}, FORM_POST, HTMX], ids=["script", "form", "htmx"])
 def test_illegal_actions_are_refused_and_change_nothing(
     turns, rolls, kind, data, status, message, headers
 ):
@@ -193,11 +193,12 @@ def test_illegal_actions_are_refused_and_change_nothing(
         act(game, "roll", dice=[1, 1, 2, 3, 4])
         game.refresh_from_db()
     before = snapshot(game)
-    response = client_for().post(url(game, kind), {"step": game.step, **data}, headers=headers)
-    assert response.status_code == status
-    assert message in response.text
-    assert 'role="alert"' in response.text
-    assert "&lt;b&gt;" in response.text or "<b>x</b>" not in response.text
+    client = client_for()
+    response = client.post(url(game, kind), {"step": game.step, **data}, headers=headers)
+    shown = refusal_text(client, response, status)
+    assert message in shown
+    assert 'role="alert"' in shown
+    assert "&lt;b&gt;" in shown or "<b>x</b>" not in shown
     assert snapshot(game) == before
 
 
@@ -206,9 +207,10 @@ def test_joker_violation_is_refused():
     act(game, "roll", dice=[5, 5, 5, 5, 5])
     game.refresh_from_db()
     before = snapshot(game)
-    response = client_for().post(url(game, "score"), {"step": game.step, "box": "full_house"})
-    assert response.status_code == 400
-    assert "Joker rule: this Yahtzee must go in Fives while that box is open." in response.text
+    client = client_for()
+    response = client.post(url(game, "score"), {"step": game.step, "box": "full_house"})
+    joker = "Joker rule: this Yahtzee must go in Fives while that box is open."
+    assert joker in refusal_text(client, response, 400)
     assert snapshot(game) == before
     response = client_for().post(url(game, "score"), {"step": game.step, "box": "fives"})
     assert response.status_code == 302
@@ -227,15 +229,14 @@ def test_joker_lower_boxes_offered_at_full_value():
     assert "Chance: would score 15" in page
 
 
-@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+@pytest.mark.parametrize("headers", [{}, FORM_POST, HTMX], ids=["script", "form", "htmx"])
 def test_stale_page_and_double_click_apply_once(headers):
     game = make_game()
     client = client_for()
     first = client.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
     second = client.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
     assert first.status_code in (200, 302)
-    assert second.status_code == 409
-    assert "moved on" in second.text
+    assert "moved on" in refusal_text(client, second, 409)
     game.refresh_from_db()
     assert game.rolls == 1
     assert game.actions.count() == 1
@@ -247,8 +248,7 @@ def test_double_click_on_a_hold_applies_once():
     client = client_for()
     assert client.post(url(game, "hold"), {"step": 1, "die": 0, "held": "1"}).status_code == 302
     again = client.post(url(game, "hold"), {"step": 1, "die": 0, "held": "1"})
-    assert again.status_code == 400
-    assert "already held" in again.text
+    assert "already held" in refusal_text(client, again, 400)
     assert game.actions.count() == 2
 
 
@@ -266,21 +266,23 @@ def test_roll_from_a_tab_that_shows_other_holds_is_stale():
 
 def test_missing_step_is_stale():
     game = make_game()
-    response = client_for().post(url(game, "roll"), {})
+    client = client_for()
+    response = client.post(url(game, "roll"), {}, headers=HTMX)
     assert response.status_code == 409
+    refusal_text(client, client.post(url(game, "roll"), {}), 409)
     assert snapshot(game)[-1] == []
 
 
-@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+@pytest.mark.parametrize("headers", [{}, FORM_POST, HTMX], ids=["script", "form", "htmx"])
 def test_someone_elses_game_is_refused(headers):
     game = make_game()
     before = snapshot(game)
     stranger = client_for("someone-else")
     response = stranger.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
-    assert response.status_code == 403
-    assert "not yours" in response.text
-    no_session = Client().post(url(game, "roll"), {"step": 0}, headers=headers)
-    assert no_session.status_code == 403
+    assert "not yours" in refusal_text(stranger, response, 403)
+    nobody = Client()
+    no_session = nobody.post(url(game, "roll"), {"step": 0}, headers=headers)
+    assert "not yours" in refusal_text(nobody, no_session, 403)
     assert snapshot(game) == before
     page = stranger.get(f"/game/{game.id}/").text
     assert "You are watching this game." in page
@@ -310,9 +312,9 @@ def test_finished_game_refuses_more_actions():
     act(game, "roll", dice=[1, 2, 3, 4, 6])
     act(game, "score", box="chance")
     game.refresh_from_db()
-    response = client_for().post(url(game, "roll"), {"step": game.step, "held": "00000"})
-    assert response.status_code == 400
-    assert "The game is over." in response.text
+    client = client_for()
+    response = client.post(url(game, "roll"), {"step": game.step, "held": "00000"})
+    assert "The game is over." in refusal_text(client, response, 400)
 
 
 def test_csrf_is_enforced_on_actions():
@@ -370,7 +372,7 @@ def test_spanish_from_the_browser_and_the_switcher():
     page = client.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
     assert 'lang="es"' in page
     for word in ["Unos", "Doses", "Treses", "Cuatros", "Cincos", "Seises", "Trío", "Póquer", "Full",
-                 "Escalera corta", "Escalera larga", "Chance"]:  # fmt: skip
+                 "Escalera corta", "Escalera larga", "Suerte"]:  # fmt: skip
         assert f'<th scope="row">{word}</th>' in page
     # The menu and the card's title call the score card by the same name.
     assert '<h2 id="card-title">Hoja de puntuación</h2>' in page
@@ -386,10 +388,11 @@ def test_spanish_refusal_message():
     game = make_game([((1, 2, 3, 4, 6), "chance")])
     act(game, "roll", dice=[1, 2, 3, 4, 6])
     game.refresh_from_db()
-    response = client_for().post(url(game, "score"), {"step": game.step, "box": "chance"},
-                                 headers={"Accept-Language": "es"})  # fmt: skip
-    assert response.status_code == 400
-    assert "Chance ya está ocupada." in response.text
+    client = client_for()
+    for headers in ({}, HTMX):
+        response = client.post(url(game, "score"), {"step": game.step, "box": "chance"},
+                               headers={"Accept-Language": "es", **headers})  # fmt: skip
+        assert "Suerte ya está ocupada." in refusal_text(client, response, 400)
 
 
 def test_guide_and_sheets():

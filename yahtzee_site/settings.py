@@ -82,6 +82,7 @@ CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
     "games",
@@ -95,6 +96,7 @@ MIDDLEWARE = [
     # each gzip stream with random bytes against BREACH; CSRF tokens are masked per response too.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -103,6 +105,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.MethodNotAllowedPage",
 ]
+
+# A move refused after a plain form post (no JavaScript) is told on the game page it redirects to
+# (post/redirect/get, games.responses.refused_page). The message goes in a signed cookie, not the
+# session: the session is the player's identity and is left alone.
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
 ROOT_URLCONF = "yahtzee_site.urls"
 CSRF_FAILURE_VIEW = "games.responses.csrf_failure"

@@ -30,10 +30,21 @@ def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
     if advisor is None:
         return None
     card, turn = state.cards[state.current], state.turn
-    options = advisor.options(card, turn.dice, turn.rolls_left)
+    # Keeping all five and rolling none is scoring later what could be scored now: it ties with
+    # the best score and says nothing ("Keep 5 5 5 5 5 and roll (-0.0)"), so it is left out.
+    options = [
+        (move, value)
+        for move, value in advisor.options(card, turn.dice, turn.rolls_left)
+        if not (move[0] == "keep" and len(move[1]) == len(turn.dice))
+    ]
     best = options[0][1]
     return [
-        {"words": move_words(move, card, turn.dice), "expected": value, "loss": best - value}
+        {
+            "words": move_words(move, card, turn.dice),
+            "expected": value,
+            "loss": best - value,
+            "tied": round(best - value, 1) == 0,  # as good as the first, to the tenth shown
+        }
         for move, value in options[:limit]
     ]
 

@@ -36,8 +36,8 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
     """
     actor = seats[action.seat]
     mine = is_own(actor, me)
-    if mine and (len(seats) == 1 or not actor.name):
-        name = ""
+    if mine and (len(seats) == 1 or not actor.name or not _shares_screen(seats)):
+        name = ""  # the player's own move: "You rolled…" (or "Rolled…" alone, solo)
     elif me is None and not actor.name and not actor.bot:
         name = gettext("The player")  # a watcher: not "you"
     else:
@@ -47,9 +47,24 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         if name:
             return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": faces}
         left = state.turn.rolls_left if state is not None else 0
-        return ngettext(
-            "Rolled %(dice)s. %(left)s roll left.", "Rolled %(dice)s. %(left)s rolls left.", left
-        ) % {"dice": faces, "left": left}
+        values = {"dice": faces, "left": left}
+        if len(seats) > 1:
+            return (
+                ngettext(
+                    "You rolled %(dice)s. %(left)s roll left.",
+                    "You rolled %(dice)s. %(left)s rolls left.",
+                    left,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "Rolled %(dice)s. %(left)s roll left.",
+                "Rolled %(dice)s. %(left)s rolls left.",
+                left,
+            )
+            % values
+        )
     if action.kind == "hold":
         number = action.payload["die"] + 1
         if action.payload["held"]:
@@ -71,9 +86,24 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
             )
             % values
         )
+    if len(seats) > 1:
+        return (
+            ngettext(
+                "You scored %(points)s point in %(box)s.",
+                "You scored %(points)s points in %(box)s.",
+                points,
+            )
+            % values
+        )
     return (
         ngettext(
             "Scored %(points)s point in %(box)s.", "Scored %(points)s points in %(box)s.", points
         )
         % values
     )
+
+
+def _shares_screen(seats: list[Seat]) -> bool:
+    """Whether two people's seats are one browser's (pass the phone): there, moves keep names."""
+    people = [seat.visitor for seat in seats if not seat.bot]
+    return len(people) != len(set(people))

@@ -21,6 +21,7 @@ class PlayerView(TypedDict):
     card: Scorecard
     is_current: bool
     bot: str
+    is_you: bool  # the viewer's own seat on their own screen (not around one phone)
     presence: str  # online games: "online", "away" or "left"
     dot: str  # the class of the dot before the name: "online", "away" or ""
     presence_word: str  # the same, as the status line says it ("here", "away", "left")
@@ -69,6 +70,7 @@ def player_view(
         "card": state.cards[seat.position],
         "is_current": seat.position == state.current and not state.finished,
         "bot": seat.bot,
+        "is_you": is_own(seat, viewer) and game.mode != Game.Mode.LOCAL,
         "presence": "",
         "dot": "",
         "presence_word": "",

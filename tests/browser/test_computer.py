@@ -43,8 +43,10 @@ def test_a_whole_game_against_the_computer(page: Page, base, strength, strategy_
     if you == computer:
         expect(page.get_by_text("A tie!")).to_be_visible()
     else:
-        winner = "You" if you > computer else NAMES[strength]
-        expect(page.get_by_text(f"Winner: {winner}")).to_be_visible()
+        won = you > computer
+        expect(
+            page.get_by_text("You win!" if won else f"Winner: {NAMES[strength]}")
+        ).to_be_visible()
 
 
 def test_a_move_while_the_computer_is_getting_ready_says_so(

@@ -25,6 +25,7 @@ def take_turn(me: Page, other: Page, name: str, *, hold_by_keyboard: bool = Fals
     expect(roll).to_have_text("Roll")
     roll.click()
     expect(other.locator("#messages")).to_contain_text(f"{name} rolled")
+    expect(me.locator("#messages")).to_contain_text("You rolled")  # one's own move: "you"
     if hold_by_keyboard:
         # The answer redraws the dice: the focus stays on the die that was pressed.
         me.locator("#die-0").focus()
@@ -80,7 +81,7 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
             ana.get_by_role("button", name=ROLL).click()
             expect(bo.locator("#messages")).to_contain_text("Ana rolled", timeout=10_000)
             ana.evaluate("() => { WebSocket.prototype.send = WebSocket.prototype.realSend; }")
-            expect(ana.locator("#messages")).to_contain_text("Ana rolled")
+            expect(ana.locator("#messages")).to_contain_text("You rolled")
             pick_and_score(ana, bo, "Ana")
         else:
             take_turn(ana, bo, "Ana", hold_by_keyboard=round_number == 1)
@@ -110,8 +111,10 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
     if totals[0] == totals[1]:
         expect(ana.get_by_text("A tie!")).to_be_visible()
     else:
-        winner = "Ana" if totals[0] > totals[1] else "Bo"
-        expect(bo.get_by_text(f"Winner: {winner}")).to_be_visible()
+        winner, loser = (ana, bo) if totals[0] > totals[1] else (bo, ana)
+        expect(winner.get_by_text("You win!")).to_be_visible()
+        name = "Ana" if winner is ana else "Bo"
+        expect(loser.get_by_text(f"Winner: {name}")).to_be_visible()
 
 
 def test_a_turn_by_keys_in_an_online_game(browser, server):

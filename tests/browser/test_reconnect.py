@@ -106,7 +106,7 @@ def test_a_roll_tapped_while_the_server_is_down_is_applied_once_it_is_back(brows
     expect(roll_again).to_be_visible(timeout=5000)
     expect(ana.get_by_text(UNREACHABLE)).to_be_hidden()
     expect(ana.get_by_text(RECONNECTING)).to_be_hidden()
-    expect(ana.locator("#messages")).to_contain_text("Ana rolled")
+    expect(ana.locator("#messages")).to_contain_text("You rolled")
     expect(ana.locator("#messages .error")).to_have_count(0)  # applied, not refused
     expect(bo.locator("#messages")).to_contain_text("Ana rolled", timeout=5000)
     dice = dice_shown(ana)

@@ -203,6 +203,26 @@ def test_a_turn_without_javascript(browser, base: str):
     context.close()
 
 
+def test_without_javascript_a_refused_move_is_told_on_the_games_own_address(browser, base: str):
+    """A stale tab's plain post is refused on the game's page, not at the post's address (which
+    a reload would post again and a bookmark could not open)."""
+    context = browser.new_context(java_script_enabled=False)
+    page, other = context.new_page(), context.new_page()
+    start_game(page, base)
+    game_url = page.url
+    other.goto(game_url)
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    other.get_by_role("button", name="Roll", exact=True).click()  # still shows the unrolled game
+    expect(other.get_by_role("alert")).to_contain_text("moved on")
+    assert other.url == game_url
+    expect(other.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    other.reload()  # told once: the page as it is, without the refusal, and nothing posted again
+    expect(other.get_by_role("alert")).to_have_count(0)
+    assert Game.objects.get().rolls == 1
+    context.close()
+
+
 def test_a_stale_tab_is_told_and_refreshed(page: Page, base: str):
     start_game(page, base)
     other = page.context.new_page()
@@ -225,7 +245,7 @@ def test_spanish_from_the_browser(browser, base: str):
     expect(page.locator("html")).to_have_attribute("lang", "es")
     page.get_by_role("button", name="Empezar una partida nueva").click()
     expect(page.get_by_role("heading", name="Ronda 1 de 13")).to_be_visible()
-    for name in ["Unos", "Trío", "Póquer", "Full", "Escalera corta", "Escalera larga", "Chance"]:
+    for name in ["Unos", "Trío", "Póquer", "Full", "Escalera corta", "Escalera larga", "Suerte"]:
         expect(page.get_by_role("rowheader", name=name, exact=True)).to_be_visible()
     page.get_by_role("button", name="English").click()
     expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
