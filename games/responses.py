@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from games import services
+from games import playback, services
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters.page import game_context, render_parts
@@ -21,7 +21,7 @@ def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> Http
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return render(request, "games/not_found.html", {"error": error}, status=404)
-    context = game_context(game, visitor_id(request), error=error)
+    context = game_context(game, visitor_id(request), error=error, speed=playback.speed_of(request))
     if request.htmx:
         return render_fragments(request, context, ["game"], status=status)
     return render(request, "games/play.html", context, status=status)
