@@ -1,4 +1,4 @@
-"""How fast the computer's turns play back: the browser's choice and its pauses (issue 16)."""
+"""How fast the computer's turns play back: the browser's choice, its pauses, Skip (issue 16)."""
 
 from __future__ import annotations
 
@@ -134,6 +134,27 @@ def test_instant_chosen_during_a_playback_ends_it_at_the_next_step():
     game.refresh_from_db()
     assert not NEXT_STEP.search(answer)
     assert VERSION.search(answer).group(1) == str(game.log_length)
+
+
+def test_skip_shows_the_game_as_it_is_now():
+    client = client_for()
+    game = against_the_computer(client)
+    answer = score_a_turn(client, game)
+    game.refresh_from_db()
+    skip = re.search(
+        r'<form class="skip"[^>]* hx-get="([^"]+)"[^>]*>\s*<input[^>]*value="(\d+)"', answer
+    )
+    assert skip and skip.group(2) == str(game.log_length)
+    assert re.search(
+        r'<button type="submit" id="skip-button" class="skip-button">Skip</button>', answer
+    )
+    now = client.get(skip.group(1), {"at": skip.group(2)}, headers=HTMX).text
+    assert not NEXT_STEP.search(now) and "skip-button" not in now
+    assert 'id="roll-button"' in now
+    assert f'data-version="{game.log_length}"' in now
+    # Without JavaScript the same form loads the whole page as it is now.
+    page = client.get(skip.group(1), {"at": skip.group(2)})
+    assert page.status_code == 200 and 'id="roll-button"' in page.text
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,8 @@ def game_context(
         "news": news,
         "next_at": at + 1 if replaying else None,
         "version": at if replaying else game.log_length,
+        # Skip shows the game as it is now (the log's length: no step left to play back).
+        "skip_to": game.log_length if replaying else None,
         "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
         "coach": coaching,
         "live": online or seat is None,
