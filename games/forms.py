@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.flow import _ as untranslated
+from games.playback import SPEEDS
 from games.rules import NUM_DICE, IllegalMove
 from games.strategy.bots import BOTS
 
@@ -183,6 +184,12 @@ class LocalGameForm(forms.Form):
                 raise ValidationError(_("Give each player a different name."), code="same")
         data["seats"] = seats
         return data
+
+
+class SpeedForm(forms.Form):
+    """How fast the computer's turns play back, chosen on a game page."""
+
+    speed = forms.ChoiceField(choices=[(speed.id, speed.label) for speed in SPEEDS.values()])
 
 
 # The moves a game page's forms make: what they post to ``games:act``, and what they send over the

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from games import services
+from games import playback, services
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters.page import game_context, render_parts
@@ -30,7 +30,7 @@ def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> Http
         return render(request, "games/not_found.html", {"error": error}, status=404)
     if form_navigation(request):
         return refused_to(request, reverse("games:play", args=[game_id]), error, f"game-{game_id}")
-    context = game_context(game, visitor_id(request), error=error)
+    context = game_context(game, visitor_id(request), error=error, speed=playback.speed_of(request))
     if request.htmx:
         return render_fragments(request, context, ["game"], status=status)
     return render(request, "games/play.html", context, status=status)

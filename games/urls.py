@@ -18,5 +18,6 @@ urlpatterns = [
     path("game/<str:game_id>/again/", views.play_again, name="again"),
     path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
+    path("game/<str:game_id>/speed/", views.choose_speed, name="speed"),
     re_path(r"^game/(?P<game_id>[\w-]+)/(?P<kind>roll|hold|score)/$", views.act, name="act"),
 ]

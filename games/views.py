@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from games import advice, services
+from games import advice, playback, services
 from games.analysis import analyse
-from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, read_move
+from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters import page, players, sheets
@@ -107,9 +107,11 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
     hint = request.GET.get("hint") == "1"
+    select = request.GET.get("select")
+    speed = playback.speed_of(request)
     error = None if request.htmx else refusal_for(request, f"game-{game.id}")
     context = page.game_context(
-        game, visitor, select=request.GET.get("select"), at=at, hint=hint, error=error
+        game, visitor, select=select, at=at, hint=hint, speed=speed, error=error
     )
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
@@ -132,8 +134,10 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
-        # Others moved after this score (the computer): play their moves back from here.
-        context = page.game_context(game, visitor_id(request), at=mine)
+        # Others moved after this score (the computer): play their moves back from here, at the
+        # browser's speed (at "instant" the context is the game as it is now).
+        speed = playback.speed_of(request)
+        context = page.game_context(game, visitor_id(request), at=mine, speed=speed)
         return render_fragments(request, context, ["game"])
     context = page.game_context(game, visitor_id(request))
     return render_fragments(request, context, list(services.changed_parts(kind)))
@@ -144,6 +148,27 @@ def _last_own_action(game: Game, request: HttpRequest) -> int:
     seats = [s.position for s in game.ordered_seats() if s.visitor == visitor_id(request)]
     last = game.actions.filter(seat__in=seats).order_by("-seq").values_list("seq", flat=True)
     return last.first() or 0
+
+
+@require_POST
+def choose_speed(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Keep how fast the computer's turns play back for this browser (from a game's page)."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    form = SpeedForm(request.POST)
+    saved = form.is_valid()
+    if saved:
+        playback.remember(request, playback.SPEEDS[form.cleaned_data["speed"]])
+        if not request.htmx:
+            return HttpResponseRedirect(reverse("games:play", args=[game.id]))
+    speed = playback.speed_of(request)
+    context = page.game_context(game, visitor_id(request), speed=speed)
+    context |= {"speed_saved": saved, "speed_error": form.errors.get("speed")}
+    status = 200 if saved else 400
+    if request.htmx:
+        # Only the line under the choices: the radio the player just moved keeps its focus.
+        return HttpResponse(page.render_parts(context, ["speed_status"], request), status=status)
+    context["tab"] = secrets.token_urlsafe(8)
+    return render(request, "games/play.html", context, status=status)
 
 
 @require_POST

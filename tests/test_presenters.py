@@ -113,6 +113,7 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "leave_out": "{% url 'games:leave_out' id %}",
             "analysis": "{% url 'games:analysis' id %}",
             "game_sheet": "{% url 'games:game_sheet' id %}",
+            "speed": "{% url 'games:speed' id %}",
             "rematch": "{% url 'lobby:rematch' id %}",
             "home": "{% url 'games:home' %}",
         }

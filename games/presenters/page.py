@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 
 from games.flow import replay
 from games.models import Game
+from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_views, roll_label, whose_turn
@@ -33,7 +34,7 @@ _GAME_ID = "GAME-ID"
 def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     """The game's addresses for the stand-in id, reversed once per script prefix and URLconf."""
     urls = {kind: reverse("games:act", args=[_GAME_ID, kind]) for kind in ("roll", "hold", "score")}
-    for name in ("play", "again", "leave_out", "analysis", "game_sheet"):
+    for name in ("play", "again", "leave_out", "analysis", "game_sheet", "speed"):
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
     urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
     urls["home"] = reverse("games:home")
@@ -78,16 +79,18 @@ def game_context(
     error: str | None = None,
     at: int | None = None,
     hint: bool = False,
+    speed: Speed = SPEEDS[DEFAULT],
 ) -> dict:
     """Everything the game page and its fragments need.
 
     ``at`` shows the game as it was after that many logged actions (read-only), to play the
-    computer's or another player's moves back step by step; the page then asks for ``at + 1``.
+    computer's or another player's moves back step by step; the page then asks for ``at + 1``
+    after a pause of the browser's ``speed`` (at "instant" it shows the game as it is now).
     The card and the players are worked out only if a template shows them (``Later``).
     """
     seats = game.ordered_seats()
     seat = game.seat_of(visitor)
-    replaying = at is not None and 0 <= at < game.log_length
+    replaying = at is not None and 0 <= at < game.log_length and speed.scale is not None
     if replaying:
         log = list(game.actions.order_by("seq")[:at])
         state = replay(
@@ -180,13 +183,16 @@ def game_context(
         "news": news,
         "next_at": at + 1 if replaying else None,
         "version": at if replaying else game.log_length,
+        # Skip shows the game as it is now (the log's length: no step left to play back).
+        "skip_to": game.log_length if replaying else None,
+        "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
         "coach": coaching,
         "live": online or seat is None,
         "rematch": rematch_offer(game, seat) if online and finished else None,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
         "hint_asked": hint,
         "odds": odds_lines(state) if coaching else [],
-        "pause_ms": pause_ms(log[-1].kind if replaying and log else ""),
+        "pause_ms": pause_ms(log[-1].kind if replaying and log else "", speed),
     }
 
 
@@ -209,6 +215,14 @@ def render_parts(context: dict, parts: list[str], request=None) -> str:
 STEP_PAUSE_MS = {"roll": 900, "hold": 350, "score": 1200}
 
 
-def pause_ms(kind: str) -> int:
-    """The pause after showing a played-back step (settings.PLAYBACK_SPEED speeds it up)."""
-    return round(STEP_PAUSE_MS.get(kind, 600) / settings.PLAYBACK_SPEED)
+def pause_ms(kind: str, speed: Speed) -> int:
+    """The pause after a played-back step at this speed (settings.PLAYBACK_SPEED speeds it up)."""
+    return round(STEP_PAUSE_MS.get(kind, 600) * (speed.scale or 0) / settings.PLAYBACK_SPEED)
+
+
+def speed_control(chosen: Speed) -> list[dict]:
+    """The speeds a player may choose for the computer's turns, the chosen one marked."""
+    return [
+        {"id": speed.id, "label": speed.label, "chosen": speed == chosen}
+        for speed in SPEEDS.values()
+    ]

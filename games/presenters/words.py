@@ -31,6 +31,7 @@ PHRASES = {
     "keys": _("Keys: 1-5 hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
+    "skip": _("Skip"),  # shows a computer's turn played back at once
     # Words put together here.
     "roll_to_start": _("Roll to start your turn."),
     "hold_or_pick": _("Tap dice to hold them, roll again, or pick a box to score."),

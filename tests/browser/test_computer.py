@@ -16,7 +16,9 @@ NAMES = {"optimal": "Perfect computer", "club": "Club player", "beginner": "Begi
 
 @pytest.fixture(autouse=True)
 def _fast_playback(settings):
-    settings.PLAYBACK_SPEED = 6  # fast, yet each step stays long enough to be seen
+    # Fast, yet each step stays long enough to be seen (at the default speed, quick: a third of
+    # the pauses, so 1/6 of them).
+    settings.PLAYBACK_SPEED = 2
 
 
 @pytest.mark.parametrize("strength", ["optimal", "club", "beginner"])
