@@ -2,9 +2,8 @@
 // has focus) rolls. They press the same buttons a pointer would, so the server sees the same posts.
 // Up and Down move the focus between the boxes the player can score (their pick links, and the
 // chosen box's Score button): Enter on a box shows its Score button, focused (autofocus), and
-// Enter again scores; R rolls the next turn wherever the focus is. Tabbing there took 19-27
-// presses a turn (issue 16). (Moving the focus to Roll after a score was tried twice and left
-// out: its browser tests failed now and then under load.)
+// Enter again scores; R rolls the next turn wherever the focus is, and the focus lands on Roll
+// when the next turn's Roll button comes (below). Tabbing there took 19-27 presses a turn (issue 16).
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -30,6 +29,34 @@ document.addEventListener("keydown", (event) => {
     button.click();
   }
 });
+
+// After a score made from the keyboard the focus lands on the next Roll button. The answer swaps
+// the score's form out (so htmx's events on it never reach the document), and in other games the
+// Roll button comes later (the computer's played-back turn, a socket push). So the wish is kept
+// until a Roll button is there and enabled, then the focus goes to it, checked after every swap
+// and push; htmx restores the focus of a swapped element a little after its swap, so the Roll
+// keeps it for that one settle too. Any other key, click or tap cancels the wish.
+let rollFocusWanted = false;
+document.addEventListener("keydown", (event) => {
+  const score = event.key === "Enter" && event.target.closest && event.target.closest("button.score");
+  rollFocusWanted = Boolean(score);
+}, true);
+document.addEventListener("pointerdown", () => { rollFocusWanted = false; }, true);
+function landFocusOnRoll() {
+  if (!rollFocusWanted) return;
+  const roll = document.getElementById("roll-button");
+  if (!roll || roll.disabled || !roll.isConnected) return;
+  roll.focus();
+  if (document.activeElement === roll) {
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body && roll.isConnected) roll.focus();
+      rollFocusWanted = false;
+    });
+  }
+}
+for (const name of ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:load", "htmx:wsAfterMessage"]) {
+  document.addEventListener(name, landFocusOnRoll);
+}
 
 // The boxes in the card's order; from elsewhere on the page Down goes to the first, Up to the last.
 // Returns whether there was a box to go to (else the arrow scrolls the page as usual).

@@ -142,9 +142,12 @@ def test_a_whole_turn_by_a_handful_of_keys(page: Page, base: str):
     expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
     # Tabbing to a box took 19-27 presses a turn; now roll, hold, roll, box, pick, score.
     assert len(pressed) == 6
-    # The next turn by keys again: R rolls, Up goes to the last open box, Down wraps round.
-    page.keyboard.press("r")
+    # The focus is on the next turn's Roll: Enter rolls (the focus did not drop to the page).
+    expect(page.locator("#roll-button")).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    expect(page.locator("#roll-button")).to_be_focused()
+    # The next turn by keys again: Up goes to the last open box, Down wraps round.
     page.keyboard.press("ArrowUp")
     boxes = page.get_by_role("link", name=re.compile("would score"))
     expect(boxes.last).to_be_focused()
