@@ -390,3 +390,22 @@ window.addEventListener("pageshow", (event) => {
     window.location.reload();
   }
 });
+
+// Phones: the dice panel is sticky at the top of the window and the card's names row sticks just
+// under it (site.css): keep --dice-height to the panel's height, which changes with the turn, the
+// hint and the language. A redraw of the whole game replaces the panel: watch the new one.
+const gameArea = document.getElementById("game");
+if (gameArea && window.ResizeObserver) {
+  let watched = null;
+  const sizes = new ResizeObserver(() => {
+    const panel = document.getElementById("dice");
+    if (panel !== watched) {
+      if (watched) sizes.unobserve(watched);
+      if (panel) sizes.observe(panel);
+      watched = panel;
+    }
+    const height = panel ? panel.offsetHeight : 0;
+    document.documentElement.style.setProperty("--dice-height", `${height}px`);
+  });
+  sizes.observe(gameArea);
+}
