@@ -1,4 +1,5 @@
-"""The card as a phone and a laptop show it: names in view, every column on screen (issue 16)."""
+"""The game page as a phone and a laptop show it: the card's names in view, every column on the
+screen, an away player's box where the player is looking (issue 16)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.online import go_online
+from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,3 +130,56 @@ def test_a_long_name_is_shortened_between_words_never_broken_inside_one(browser,
         " return [name.scrollWidth > name.clientWidth, getComputedStyle(name).textOverflow]; }"
     )
     assert shortened == [True, "ellipsis"]
+
+
+@pytest.fixture
+def quick_grace_server(tmp_path):
+    server = Server(tmp_path)
+    server.env["AWAY_GRACE_SECONDS"] = "4"
+    with server:
+        yield server
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_away_box_is_where_the_player_looks_and_says_when_time_is_up(
+    browser, quick_grace_server, viewport
+):
+    """Bo closes his page while Ana is down at her card: his box was at the top of the page,
+    out of her sight, and its countdown stopped at "0:00" when his time was up."""
+    base = quick_grace_server.url
+    ana = browser.new_context(viewport=viewport).new_page()
+    bo = browser.new_context(viewport=viewport).new_page()
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo")
+    ana.get_by_role("button", name="Challenge Bo").click()
+    bo.get_by_role("button", name="Accept").click()
+    roll = ana.get_by_role("button", name="Roll", exact=True)
+    expect(roll).to_be_visible()
+    bo.close()
+    away = ana.get_by_role("status").filter(has_text="Bo is away.")
+    expect(away).to_be_visible()
+    roll.click()
+    expect(ana.get_by_role("link", name=re.compile("would score")).first).to_be_visible()
+    ana.mouse.wheel(0, 2000)  # down to the lower boxes, as a player scrolls
+    expect(ana.get_by_role("rowheader", name="Chance")).to_be_in_viewport()
+    assert ana.evaluate("() => scrollY") > 0
+    expect(away).to_be_in_viewport(ratio=1)
+    go_on = ana.get_by_role("button", name="Continue without Bo")
+    expect(go_on).to_be_visible(timeout=15_000)
+    expect(away).to_be_in_viewport(ratio=1)
+    expect(away.get_by_text("The time to come back is up.")).to_be_visible()
+    assert "0:00" not in away.inner_text()  # the text on screen (the countdown is there, hidden)
+    expect(away.get_by_role("button", name="End the game")).to_be_in_viewport(ratio=1)
+    # Clear of the dice and of Roll, which stay at the top of the window.
+    shown = box(away)
+    for control in [
+        ana.locator("#dice .dice"),
+        ana.get_by_role("button", name=re.compile("^Roll")),
+    ]:
+        found = box(control)
+        assert (
+            found["y"] + found["height"] <= shown["y"] or shown["y"] + shown["height"] <= found["y"]
+        )
+    # It is the real box: continuing without Bo works from there.
+    go_on.click()
+    expect(ana.get_by_role("status").filter(has_text="Bo is away.")).to_have_count(0)
