@@ -108,7 +108,7 @@ def test_pass_the_phone_for_three():
     assert "Ana, your turn" in page
     for name in ["Ana", "Bo", "Cy"]:
         # Each name heads its column (in a span that shortens it: see site.css).
-        assert f'"name">{name}</span></th>' in page or f"▶ </span>{name}</span></th>" in page
+        assert f'"name">{name}</span></th>' in page or f"▶&nbsp;</span>{name}</span></th>" in page
     for expected_next in ["Bo", "Cy", "Ana"]:
         game.refresh_from_db()
         client.post(url(game, "roll"), {"step": game.step, "held": "00000"})
