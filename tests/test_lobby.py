@@ -259,9 +259,16 @@ def test_away_player_can_be_left_out_after_the_grace_period(settings):
     assert "may come back" in refusal_text(ana, early, 409)
     page = ana.get(f"/game/{game.id}/").text
     assert "Bo is away." in page and "Continue without Bo" in page and "hidden" in page
+    assert re.search(r'<span data-until="[^"]+">Time left to come back:', page)
+    assert re.search(r'<span data-after-deadline="[^"]+" hidden>The time to come back is up', page)
     settings.AWAY_GRACE_SECONDS = 0
-    here = bo.post(f"/game/{game.id}/leave-out/", {"seat": 0}, headers=HTMX)  # Ana is here
-    assert here.status_code == 409
+    # A page opened once the time is up (or without JavaScript) says so, without a countdown.
+    over = ana.get(f"/game/{game.id}/").text
+    assert re.search(r'<span data-until="[^"]+" hidden>Time left to come back:', over)
+    assert re.search(
+        r'<span data-after-deadline="[^"]+">The time to come back is up\.</span>', over
+    )
+    assert bo.post(f"/game/{game.id}/leave-out/", {"seat": 0}).status_code == 409  # Ana is here
     assert ana.post(f"/game/{game.id}/leave-out/", {"seat": 1}).status_code == 302
     game.refresh_from_db()
     assert game.forfeited == [1]

@@ -69,13 +69,15 @@ function moveAmongBoxes(from, step) {
   return true;
 }
 
-// Online games: count down an away player's grace period; when it ends, show the buttons that
-// let the others go on without them (the server checks the time again when they are pressed).
-// The lobby counts down its challenges the same way.
+// Online games: count down an away player's grace period; when it ends, hide the countdown and
+// show what replaces it: a line saying the time is up, the buttons that let the others go on
+// without them (the server checks the time again when they are pressed). The lobby counts down
+// its challenges the same way. Seconds are rounded up, as a countdown reads: "0:01" until the
+// end, which hides it in the same tick ("0:00" had stayed on screen).
 function tickDeadlines() {
   const now = Date.now();
   for (const element of document.querySelectorAll("[data-deadline]")) {
-    const left = Math.max(0, Math.round((Date.parse(element.dataset.deadline) - now) / 1000));
+    const left = Math.max(0, Math.ceil((Date.parse(element.dataset.deadline) - now) / 1000));
     const minutes = Math.floor(left / 60);
     const seconds = String(left % 60).padStart(2, "0");
     element.textContent = `${minutes}:${seconds}`;
@@ -83,7 +85,7 @@ function tickDeadlines() {
   for (const element of document.querySelectorAll("[data-after-deadline][hidden]")) {
     if (Date.parse(element.dataset.afterDeadline) <= now) element.hidden = false;
   }
-  // What is over when its time comes (a lobby challenge's answers, "declined" lines).
+  // What is over when its time comes (a countdown, a lobby challenge's answers, "declined" lines).
   for (const element of document.querySelectorAll("[data-until]:not([hidden])")) {
     if (Date.parse(element.dataset.until) <= now) element.hidden = true;
   }
@@ -417,3 +419,22 @@ window.addEventListener("pageshow", (event) => {
     window.location.reload();
   }
 });
+
+// Phones: the dice panel is sticky at the top of the window and the card's names row sticks just
+// under it (site.css): keep --dice-height to the panel's height, which changes with the turn, the
+// hint and the language. A redraw of the whole game replaces the panel: watch the new one.
+const gameArea = document.getElementById("game");
+if (gameArea && window.ResizeObserver) {
+  let watched = null;
+  const sizes = new ResizeObserver(() => {
+    const panel = document.getElementById("dice");
+    if (panel !== watched) {
+      if (watched) sizes.unobserve(watched);
+      if (panel) sizes.observe(panel);
+      watched = panel;
+    }
+    const height = panel ? panel.offsetHeight : 0;
+    document.documentElement.style.setProperty("--dice-height", `${height}px`);
+  });
+  sizes.observe(gameArea);
+}
