@@ -165,25 +165,16 @@ CHANGED_PARTS = {
     "roll": ("dice", "coach", "card", "status", "messages"),
     "hold": ("dice", "coach", "messages"),
 }
-# The pages of everyone but the mover (the other seats, watchers) showed no box previews and no
-# coach: until a box is scored, only their dice and message line change; a score changes the
-# turn and, on their card, its box's row, the header and the totals ("scored", in place of the
-# whole card that the mover's own pages redraw, their previews gone).
-ONLOOKERS_SEE = {
-    "roll": ("dice", "messages"),
-    "hold": ("dice", "messages"),
-    "score": ("status", "messages", "dice", "coach", "scored"),
-}
+# The pages that cannot play now (the other seats, watchers) show no box previews and no coach:
+# until a box is scored, only their dice and message line change.
+ONLOOKERS_SEE = {"roll": ("dice", "messages"), "hold": ("dice", "messages")}
 
 
-def changed_parts(kind: str, *, onlooker: bool = False, finished: bool = False) -> tuple[str, ...]:
+def changed_parts(kind: str, *, onlooker: bool = False) -> tuple[str, ...]:
     """The page fragments a move of this kind changes (the whole game area by default).
 
-    ``onlooker``: on a page of someone other than the mover. ``finished``: the move ended the
-    game, which changes the whole game area.
+    ``onlooker``: on a page that cannot play now.
     """
-    if finished:
-        return ("game",)
     if onlooker and kind in ONLOOKERS_SEE:
         return ONLOOKERS_SEE[kind]
     return CHANGED_PARTS.get(kind, ("game",))
@@ -200,10 +191,10 @@ def notify_game(
 ) -> None:
     """Tell every page open on this game (seats and watchers) that it changed, after commit.
 
-    ``parts`` are the fragments to redraw on the mover's pages, ``onlookers`` those on the
-    others' (by default the same). Given the ``game`` a move was applied to, the live layer
-    renders the redraws right after the commit, once per seat with an open page and once for the
-    watchers: before the mover's own answer, and not in each socket.
+    ``parts`` are the fragments to redraw, ``onlookers`` those of pages that cannot play (by
+    default the same). Given the ``game`` a move was applied to, the live layer renders the
+    redraws right after the commit, once per seat with an open page and once for the watchers:
+    before the mover's own answer, and not in each socket.
     """
     events.announce_game(game_id, parts, onlookers=onlookers, game=game, mover=mover, tab=tab)
 
@@ -239,9 +230,7 @@ def perform(
         _play_computer_turns(log, roll)
         log.save()
         if len(log.actions) == 1:
-            finished = log.state.finished
-            parts = changed_parts(kind, finished=finished)
-            onlookers = changed_parts(kind, onlooker=True, finished=finished)
+            parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
         else:  # the computer's turns followed: redraw everything
             parts = onlookers = ("game",)
         notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)

@@ -55,7 +55,7 @@ def test_profile_push_splits_a_score_push_into_htmx_steps():
     assert {"parse", "clean-up", "process", "insert", "remove"} <= steps.keys(), result.stdout
     # The steps share out the task's samples: all of them, each once.
     assert sum(map(float, steps.values())) == pytest.approx(task, abs=0.05), result.stdout
-    # htmx served unminified keeps its names: the clean-up of the replaced elements, the largest
+    # htmx served unminified keeps its names: the clean-up of a whole game area, the largest
     # step, always takes samples (a smaller one, such as the parse, may take none in one push).
     assert float(steps["clean-up"]) > 0, result.stdout
     assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)

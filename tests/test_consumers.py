@@ -19,7 +19,6 @@ from games import consumers, services
 from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
 from games.models import Action, Game, Seat
-from games.rules import CATEGORIES
 from lobby.models import Player
 from tests.live import SITE, connect, drain, new_online_game, receive_containing, session_for
 from yahtzee_site.asgi import application
@@ -104,70 +103,6 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
     assert 'id="roll-button"' not in to_ana and live_csrf.CSRF_SLOT not in to_ana
     for socket in (ana, bo):
         await socket.disconnect()
-
-
-async def test_a_score_redraws_its_row_and_the_totals_on_the_others_pages_the_card_on_the_movers():
-    game = await new_online_game()
-    bo = await connect(f"/ws/game/{game.id}/", "bo")
-    watcher = await connect(f"/ws/game/{game.id}/", None)
-    ana = await connect(f"/ws/game/{game.id}/", "ana")  # the mover's other page
-    for socket in (ana, bo, watcher):
-        await drain(socket)
-    perform = database_sync_to_async(services.perform)
-    await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
-    await perform(game.id, "ana", "score", {"box": "fives"}, 1)
-    for page in (bo, watcher):
-        pushed = await receive_containing(page, "scored 25 points in Fives.")
-        swapped = re.findall(
-            r'<(?:div|section|template) (?:id="([\w-]+)" )?[^>]*hx-swap-oob', pushed
-        )
-        assert swapped == ["status", "messages", "dice", "coach", "", "", ""]  # "": templates
-        assert 'id="card"' not in pushed and "<table" not in pushed
-        # The parts of the card that changed, whole, in templates (they cannot stand alone in a
-        # frame): the header, the box's row, Ana's totals.
-        templates = re.findall(r'<template hx-swap-oob="rows:#card">(.*?)</template>', pushed, re.S)
-        ids = [re.findall(r'<(?:thead|tr|td) id="([\w-]+)"', part) for part in templates]
-        assert ids == [
-            ["card-head"],
-            ["box-fives"],
-            ["upper-total-0", "upper-bonus-0", "yahtzee-bonus-0", "total-0"],
-        ]
-        assert re.search(r'class="player current" title="Bo"><span class="turn-mark"', templates[0])
-        assert re.search(r'<th scope="row">Fives</th>\s*<td class="filled">25</td>', templates[1])
-        assert (
-            '<td id="upper-total-0">25</td>' in templates[2]
-            and '<td id="total-0">25</td>' in templates[2]
-        )
-    # Ana's other page showed the previews of her boxes: it redraws the whole game area.
-    to_ana = await receive_containing(ana, "Ana scored 25 points in Fives.")
-    assert 'id="game" class="game" hx-swap="none" hx-swap-oob="innerHTML"' in to_ana
-    assert "<template" not in to_ana and 'class="pick' not in to_ana
-    for socket in (ana, bo, watcher):
-        await socket.disconnect()
-
-
-async def test_the_score_that_ends_the_game_redraws_the_others_game_area():
-    """The end changes the status (the ranking), hides the dice and completes the totals."""
-    game = await new_online_game()
-    perform = database_sync_to_async(services.perform)
-    step = 0
-    for box in CATEGORIES:
-        for visitor in ("ana", "bo"):
-            if (box, visitor) == (CATEGORIES[-1], "bo"):
-                break
-            await perform(
-                game.id, visitor, "roll", {"held": [False] * 5}, step, roll=lambda n: [2] * n
-            )
-            await perform(game.id, visitor, "score", {"box": box}, step + 1)
-            step += 2
-    ana = await connect(f"/ws/game/{game.id}/", "ana")
-    await drain(ana)
-    await perform(game.id, "bo", "roll", {"held": [False] * 5}, step, roll=lambda n: [2] * n)
-    await perform(game.id, "bo", "score", {"box": CATEGORIES[-1]}, step + 1)
-    pushed = await receive_containing(ana, "Game over")
-    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', pushed) == ["game"]
-    assert '<section id="dice" class="dice-area" hidden' in pushed
-    await ana.disconnect()
 
 
 async def test_a_page_that_renders_its_redraw_after_the_game_moved_on_gets_the_game_area():

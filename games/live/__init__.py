@@ -19,10 +19,6 @@ What a page does with what it gets (``static/js/game.js``):
   its socket, ``X-Tab`` on its requests) and skips the push of its own move.
 - A socket that connects is sent the game as it is at once, so a move made between page load and
   connection is not missed.
-- A redraw carries only the parts its move changed (``services.changed_parts``): on the others'
-  pages a score sends its card row, the header and the scorer's totals in ``<template>``s, which
-  game.js's ``card-rows`` extension swaps by id (table parts cannot stand alone in a frame). A
-  page that renders its own redraw after the game moved on gets the whole game area instead.
 - While the socket is open, roll, hold and score go over it (the same fields as JSON plus
   ``"move"``), each form once; the answer starts with ``<!-- answer -->``. Without a socket, or
   JavaScript, the forms post. A move that gets no answer (3 s), or whose post fails, is kept and

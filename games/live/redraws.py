@@ -41,8 +41,7 @@ def game_changed(
 ) -> None:
     """Tell every page open on this game to redraw these parts (call after the commit).
 
-    ``parts`` change on the mover's pages, ``onlookers`` on everyone else's (by default
-    ``parts``).
+    ``onlookers``: the parts that change on pages that cannot play now (by default ``parts``).
     With ``game`` (as just committed), the redraws of the other seats that have a page open, then
     the watchers' (if the game has any), are rendered here in the active language, and each is
     sent as soon as it is ready: their consumers only forward them. Pages in another language and
@@ -126,8 +125,7 @@ def view_key(visitor: str, language: str) -> str:
 
 
 def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
-    """The parts the message names as this visitor sees the game, as out-of-band swaps: the
-    mover's, or everyone else's (``onlookers``).
+    """The parts the message names as this visitor sees the game, as out-of-band swaps.
 
     A message's parts are what its move changed. A page that renders its own later, once the game
     has moved on (``version``), is sent the whole game area: it drops the redraws of the moves in
@@ -135,7 +133,7 @@ def render_context(game: Game, visitor: str | None, page: dict, message: dict) -
     """
     context = game_context(game, visitor) | {"live": True} | page
     parts = message.get("parts", ["game"])
-    if not (visitor and visitor == message.get("mover")):
+    if not context["can_play"]:
         parts = message.get("onlookers", parts)
     if message.get("version", game.log_length) != game.log_length:
         parts = ["game"]

@@ -1,8 +1,7 @@
 """The scorecard of the game page: a row per box with a cell per player, and the totals.
 
-Plain values for the card's partials in templates/games/play.html (``card_head``, ``box_row``,
-``upper_totals``, ``yahtzee_bonus_row``, ``totals``, and ``scored``: what a score changes on the
-others' pages): the template holds the markup.
+Plain values for the card's partials in templates/games/play.html (``box_row``, ``upper_totals``,
+``yahtzee_bonus_row``, ``totals``): the template holds the markup.
 """
 
 from __future__ import annotations
@@ -11,9 +10,7 @@ from typing import TypedDict
 
 from django.utils.translation import gettext, ngettext
 
-from games.models import Action, Game, Seat
 from games.presenters.words import box_labels
-from games.recent import LoggedAction
 from games.rules import CATEGORIES, UPPER, Scorecard
 
 
@@ -112,11 +109,3 @@ def card_totals(cards: list[Scorecard], done: frozenset[int] = frozenset()) -> l
         }
         totals.append(foot)
     return totals
-
-
-def last_score(game: Game, seat: Seat | None) -> LoggedAction | None:
-    """The game's latest action if it was a score (as ``seat`` sees the log), else None: the
-    row and the totals that a score's redraw on the others' pages sends."""
-    recent = Action.objects.recent(game, seat)
-    latest = recent[-1] if recent else None
-    return latest if latest is not None and latest.kind == "score" else None

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 from games.flow import replay
 from games.models import Game
-from games.presenters.card import card_rows, card_sections, card_totals, last_score
+from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
@@ -163,7 +163,6 @@ def game_context(
         "ranking": Later(lambda: ranking(players()), language) if finished else [],
         "sections": Later(lambda: card_sections(rows()), language),
         "totals": totals,
-        "scored": Later(lambda: last_score(game, seat), language),
         "bonus_line": words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},
         "selected": select,
         "selected_points": options()[select] if select else None,

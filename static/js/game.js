@@ -84,28 +84,6 @@ if (window.htmx) {
   };
 }
 
-// Live games: on the others' pages a score redraws only the card rows it changed (the "scored"
-// part of templates/games/play.html: some 30 elements where the card has 100), since htmx parses,
-// inserts and processes each element pushed and, at the next redraw, cleans it up again. Table
-// rows cannot stand on their own in a frame, which the ws extension parses as the body of a page
-// (a <tr> there is dropped), so they come in a <template> swapped out of band as "rows:#card":
-// this extension swaps each row in it by its id, as htmx itself does with a <template>'s rows in
-// the answer to a request. (api.oobSwap, of htmx's API for extensions, is the call the ws
-// extension makes for each element of a frame; tests/browser/test_online.py compares the cards.)
-if (window.htmx) {
-  let oobSwap = null;
-  htmx.defineExtension("card-rows", {
-    init(api) {
-      oobSwap = api.oobSwap;
-    },
-    handleSwap(style, target, fragment, settleInfo) {
-      if (style !== "rows" || !fragment.content) return false;
-      for (const row of [...fragment.content.children]) oobSwap("true", row, settleInfo);
-      return true;
-    },
-  });
-}
-
 // Live pages: say "Reconnecting…" (#connection, in base.html) while a socket that was open is
 // closed and being tried again; take it away when it opens. Not on a page's first connection (it
 // would flash on every page load), nor after closes the extension does not retry (the page is
