@@ -107,6 +107,24 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
         await socket.disconnect()
 
 
+async def test_a_page_that_renders_its_redraw_after_the_game_moved_on_gets_the_game_area():
+    """The redraw of a roll rendered once the player has scored too: its dice and message line
+    alone would leave the score off the card (the score's own redraw is then not newer)."""
+    game = await new_online_game()
+    perform = database_sync_to_async(services.perform)
+    rolled = await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
+    message = {"parts": ["dice", "card"], "onlookers": ["dice", "messages"], "mover": "ana"}
+    message["version"] = rolled.log_length
+    page = {"language": "en", "csrf_token": live_csrf.CSRF_SLOT}
+    render = database_sync_to_async(redraws.render_game)
+    on_time = await render(game.id, "bo", page, message)
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', on_time) == ["dice", "messages"]
+    await perform(game.id, "ana", "score", {"box": "fives"}, 1)
+    late = await render(game.id, "bo", page, message)
+    assert re.findall(r'id="(\w+)"[^>]*hx-swap-oob', late) == ["game"]
+    assert '<td class="filled">25</td>' in late
+
+
 async def test_the_redraws_come_with_the_move_and_sockets_only_forward_them(monkeypatch):
     game = await new_online_game()
     bo = await connect(f"/ws/game/{game.id}/", "bo")

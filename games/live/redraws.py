@@ -91,6 +91,7 @@ def redraws(
         return
     seats = game.ordered_seats()
     message |= {"seated": sorted({s.visitor for s in seats if s.visitor}), "csrf": CSRF_SLOT}
+    message["version"] = game.log_length  # the log position the parts were chosen for
     open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
     here = [visitor for visitor in open_pages if visitor != mover]
     if game.watched_until is not None and game.watched_until > timezone.now():
@@ -124,11 +125,18 @@ def view_key(visitor: str, language: str) -> str:
 
 
 def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
-    """The parts the message names as this visitor sees the game, as out-of-band swaps."""
+    """The parts the message names as this visitor sees the game, as out-of-band swaps.
+
+    A message's parts are what its move changed. A page that renders its own later, once the game
+    has moved on (``version``), is sent the whole game area: it drops the redraws of the moves in
+    between, which are not newer than what it then shows (static/js/game.js).
+    """
     context = game_context(game, visitor) | {"live": True} | page
     parts = message.get("parts", ["game"])
     if not context["can_play"]:
         parts = message.get("onlookers", parts)
+    if message.get("version", game.log_length) != game.log_length:
+        parts = ["game"]
     return render_parts(context, parts)
 
 

@@ -25,7 +25,7 @@ class DieView(TypedDict):
     press_holds: str  # what pressing the die posts: "1" holds it, "0" releases it
     held_tag: str  # "Held" while held, else ""
     label: str  # "Die 3: 5" (for someone else's dice: "Die 3: 5, held")
-    svg: str  # the face as drawn
+    face: int  # 1-6, or 0 before the first roll: which drawing of the sprite it shows
 
 
 # Where the pips of each face sit on a 100x100 face.
@@ -41,10 +41,13 @@ PIPS = {
 
 
 @functools.cache
-def die_face(face: int | None) -> str:
-    """The drawing of a face (templates/games/_die.html), rendered once per face and process:
-    it never changes, and five of them are drawn on every redraw of the dice."""
-    return render_to_string("games/_die.html", {"pips": PIPS.get(face or 0, ())})
+def dice_sprite() -> str:
+    """The drawings of the faces (templates/games/_die.html), once in the page, rendered once per
+    process: each die shows its face from them (``<use>``), and so a redraw of the dice carries
+    5 elements of drawing rather than 10 to 35, each of which the page parses, inserts and
+    cleans up again at the next redraw."""
+    faces = [(face, PIPS.get(face, ())) for face in range(7)]
+    return render_to_string("games/_die.html", {"faces": faces})
 
 
 def dice_views(turn: Turn, can_play: bool, words: dict) -> list[DieView]:
@@ -67,7 +70,7 @@ def dice_views(turn: Turn, can_play: bool, words: dict) -> list[DieView]:
             "press_holds": "0" if held else "1",
             "held_tag": words["held"] if held else "",
             "label": aria,
-            "svg": die_face(face),
+            "face": face or 0,
         }
         dice.append(die)
     return dice

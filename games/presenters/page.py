@@ -20,7 +20,7 @@ from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
-from games.presenters.dice import dice_hint, dice_views, roll_label, whose_turn
+from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import is_own, player_view, ranking, rematch_offer, seat_name
 from games.presenters.words import label, phrases
@@ -173,6 +173,7 @@ def game_context(
         "bonus_now": card.bonus_for(turn.dice) if can_play and turn.dice else 0,
         "joker": bool(can_play and turn.dice and card.joker_applies(turn.dice)),
         "dice": dice_views(turn, can_play, words),
+        "dice_sprite": dice_sprite,
         "dice_locked": not turn.dice or turn.rolls_left == 0,
         "roll_label": roll_label(turn, words) if can_play else "",
         "dice_hint": dice_hint(turn, words) if can_play else "",
