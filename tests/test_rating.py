@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -271,6 +272,25 @@ def test_ranks_are_in_order_and_distinct():
     assert floors == sorted(floors) == [1200, 1400, 1600, 1800, 2000]
     assert RANKS[0].floor is None
     assert len({rank.key for rank in (*RANKS, UNRANKED, PROVISIONAL)}) == 8
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        ("Bronze", "Bronce"),
+        ("Silver", "Plata"),
+        ("Gold", "Oro"),
+        ("Platinum", "Platino"),
+        ("Diamond", "Diamante"),
+        ("Master", "Maestro"),
+        ("Provisional", "Provisional"),
+        ("Unranked", "Sin clasificar"),
+    ],
+)
+def test_rank_names_in_spanish(english, spanish):
+    rank = next(r for r in (*RANKS, UNRANKED, PROVISIONAL) if r.name == english)
+    with translation.override("es"):
+        assert translation.gettext(rank.name) == spanish
 
 
 @pytest.mark.parametrize(
