@@ -3,7 +3,9 @@
 The algorithm is the one in Mark Glickman's "Example of the Glicko-2 system" (2013), steps 1-8,
 with the Illinois algorithm for the new volatility (step 5). Where the paper leaves a choice open,
 the site follows Lichess, which rates every game the moment it ends, as this site will. The
-numbers are the defaults of liglicko2, Lichess's own Glicko-2 crate, tuned on Lichess's games:
+numbers are Lichess's: the defaults of liglicko2, its Glicko-2 crate tuned on Lichess's games,
+and the provisional mark of its site (which counts exactly 110 as provisional too; here, as on
+its phone app, only above 110 is):
 
 - A new player starts at 1500 with a deviation of 500 and a volatility of 0.09: a wide start lets
   a newcomer's first games carry them quickly to their level (+241 for a first win between two
