@@ -6,7 +6,7 @@ from games import views
 app_name = "games"
 
 # Pages that show a game as it is now are never shown from the browser's cache: going back to one
-# would show an old position with live controls (static/js/game.js also reloads such a page when
+# would show an old position with live controls (static/js/page.js also reloads such a page when
 # the browser brings it back from its back-forward cache).
 urlpatterns = [
     path("", never_cache(views.home), name="home"),

@@ -9,7 +9,7 @@ from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Tabl
 
 
 def time_left(until, now) -> str:
-    """What a countdown shows first, as game.js goes on showing it: minutes:seconds."""
+    """What a countdown shows first, as page.js goes on showing it: minutes:seconds."""
     seconds = max(0, round((until - now).total_seconds()))
     return f"{seconds // 60}:{seconds % 60:02}"
 
