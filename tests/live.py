@@ -49,6 +49,13 @@ async def drain(communicator: WebsocketCommunicator) -> list[str]:
     return messages
 
 
+async def caught_up(communicator: WebsocketCommunicator) -> list[str]:
+    """Everything a socket just connected has received, its catch-up redraw included: drain's quiet
+    window alone can end before the catch-up is rendered when the machine is busy."""
+    messages = [await receive_containing(communicator, 'id="game"')]
+    return messages + await drain(communicator)
+
+
 async def receive_containing(communicator: WebsocketCommunicator, text: str) -> str:
     """The first message that contains ``text`` (earlier ones, e.g. presence, are skipped)."""
     for _ in range(10):
