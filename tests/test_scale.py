@@ -26,9 +26,9 @@ def upstream(response_headers) -> str:
     return response_headers["X-Stack-Upstream"]
 
 
-def rolled(answer: str, name: str) -> str:
-    """The dice of this player's latest roll, as the message line of an answer tells it."""
-    return re.findall(rf"{name} rolled ([1-6](?: [1-6]){{4}})\.", answer)[-1]
+def rolled(answer: str) -> str:
+    """The dice of this player's latest roll, as the message line of their answer tells it."""
+    return re.findall(r"You rolled ([1-6](?: [1-6]){4})\.", answer)[-1]
 
 
 def play_turn(me: Player, other: Player, game_id: str, step: int, version: int) -> int:
@@ -40,7 +40,7 @@ def play_turn(me: Player, other: Player, game_id: str, step: int, version: int) 
         assert re.search(text, update) if isinstance(text, re.Pattern) else text in update
         return update
 
-    dice = rolled(me.act(game_id, "roll", {"step": step, "held": "00000"}), me.name)
+    dice = rolled(me.act(game_id, "roll", {"step": step, "held": "00000"}))
     version += 1
     pushed(f"{me.name} rolled {dice}.")
 
@@ -50,14 +50,14 @@ def play_turn(me: Player, other: Player, game_id: str, step: int, version: int) 
     assert update.count(", held") == 1  # the first die only
 
     answer = me.act(game_id, "roll", {"step": step + 1, "held": "10000"})
-    again = rolled(answer, me.name)
+    again = rolled(answer)
     assert again[0] == dice[0]  # the held die stayed
     version += 1
     pushed(f"{me.name} rolled {again}.")
 
     box = re.search(r"\?select=(\w+)", answer)[1]  # the first box open on the redrawn card
     answer = me.act(game_id, "score", {"step": step + 2, "box": box})
-    points, label = re.findall(rf"{me.name} scored (\d+) points? in ([^.<]+)\.", answer)[-1]
+    points, label = re.findall(r"You scored (\d+) points? in ([^.<]+)\.", answer)[-1]
     me.points += int(points)
     version += 1
     pushed(re.compile(rf"{me.name} scored {points} points? in {re.escape(label)}\."))
