@@ -19,9 +19,8 @@ from games.services import translate_refusal
 def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> HttpResponse:
     """The game as it is now, with why the action was refused (or "no such game").
 
-    htmx gets the redrawn game with the refusal's 4xx status. A plain form post (no JavaScript)
-    is sent on to the game page, which says why (post/redirect/get): shown at the post's URL, the
-    page stayed there, so a reload posted again and a bookmark or shared link answered 405.
+    htmx and scripts get the redrawn game with the refusal's 4xx status; a browser's plain form
+    post (no JavaScript) is sent on to the game page, which says why (``refused_to``).
     """
     status = getattr(refusal, "status", 400)
     error = translate_refusal(refusal)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from games.models import Action, Game, Seat
-from games.presenters.players import is_own, seat_name
+from games.presenters.players import is_own, seat_name, shares_screen
 from games.presenters.words import label
 from games.recent import LoggedAction
 
@@ -36,7 +36,7 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
     """
     actor = seats[action.seat]
     mine = is_own(actor, me)
-    if mine and (len(seats) == 1 or not actor.name or not _shares_screen(seats)):
+    if mine and (len(seats) == 1 or not actor.name or not shares_screen(seats)):
         name = ""  # the player's own move: "You rolled…" (or "Rolled…" alone, solo)
     elif me is None and not actor.name and not actor.bot:
         name = gettext("The player")  # a watcher: not "you"
@@ -101,9 +101,3 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         )
         % values
     )
-
-
-def _shares_screen(seats: list[Seat]) -> bool:
-    """Whether two people's seats are one browser's (pass the phone): there, moves keep names."""
-    people = [seat.visitor for seat in seats if not seat.bot]
-    return len(people) != len(set(people))

@@ -51,6 +51,13 @@ def is_own(seat: Seat, viewer: Seat | None) -> bool:
     return viewer is not None and not seat.bot and seat.visitor == viewer.visitor
 
 
+def shares_screen(seats: list[Seat]) -> bool:
+    """Whether two people's seats are one browser's (pass the phone): there a move or a win keeps
+    its player's name, as "you" would be whoever holds the phone."""
+    people = [seat.visitor for seat in seats if not seat.bot]
+    return len(people) != len(set(people))
+
+
 def game_summary(game: Game) -> str:
     """A game in a few words for a list: who plays and the round, e.g. "You, Beginner · round 4"."""
     seats = game.ordered_seats()
@@ -70,7 +77,7 @@ def player_view(
         "card": state.cards[seat.position],
         "is_current": seat.position == state.current and not state.finished,
         "bot": seat.bot,
-        "is_you": is_own(seat, viewer) and game.mode != Game.Mode.LOCAL,
+        "is_you": is_own(seat, viewer) and not shares_screen(game.ordered_seats()),
         "presence": "",
         "dot": "",
         "presence_word": "",
