@@ -94,6 +94,8 @@ class Game(models.Model):
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SOLO)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     multiple_yahtzees = models.BooleanField(default=True)
+    # A ranked match (online, two players): its end rates both players, once (lobby.ranked).
+    ranked = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils import timezone
 
+from games import rating as ratings
 from games.models import Game
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
@@ -39,19 +40,64 @@ class PlayerQuerySet(models.QuerySet):
 
 
 class Player(models.Model):
-    """A browser that went online under a display name (no account: the session is the identity)."""
+    """A lasting player profile, made on going online under a display name.
+
+    No account and no password: the profile is its visitor id (``games.identity``), kept in the
+    session of each browser signed in to it (``profiles``). Names are unique among all profiles.
+    """
 
     visitor = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=24)
     # games.names.look_alike_key(name): look-alikes share it, so names are unique by it.
-    name_key = models.CharField(max_length=96, db_index=True)
+    name_key = models.CharField(max_length=96, unique=True)
     online_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open lobby and table pages
+    created_at = models.DateTimeField(default=timezone.now)  # member since
+    # The Glicko-2 rating of ranked matches (games.rating.Rating): value, deviation, volatility,
+    # and when it last changed (None: never rated).
+    rating_value = models.FloatField(default=ratings.START_VALUE)
+    rating_deviation = models.FloatField(default=ratings.START_DEVIATION)
+    rating_volatility = models.FloatField(default=ratings.START_VOLATILITY)
+    rated_at = models.DateTimeField(null=True, blank=True)
 
     objects = PlayerQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rating(self) -> ratings.Rating:
+        """The player's rating as the rating module reads it."""
+        return ratings.Rating(
+            self.rating_value, self.rating_deviation, self.rating_volatility, self.rated_at
+        )
+
+    @rating.setter
+    def rating(self, new: ratings.Rating) -> None:
+        self.rating_value, self.rating_deviation = new.value, new.deviation
+        self.rating_volatility, self.rated_at = new.volatility, new.updated_at
+
+
+class RatingChange(models.Model):
+    """One rated game's change to one player's rating: the history the profile's chart draws.
+
+    At most one per player and game: a game is rated once (see ``ranked``).
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rating_changes")
+    value_before = models.FloatField()
+    value_after = models.FloatField()
+    deviation_after = models.FloatField()
+    score = models.FloatField()  # 1 won, 0.5 drew, 0 lost
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rate_a_game_once")]
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.value_before:.0f} -> {self.value_after:.0f}"
 
 
 class Challenge(models.Model):

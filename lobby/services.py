@@ -106,8 +106,11 @@ def player_of(visitor: str | None) -> Player | None:
 
 
 def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
-    """Choose (or change) this browser's display name: unique among players online, where a
-    look-alike of a name in use (``games.names``) counts as the same name."""
+    """Choose (or change) this browser's display name, making its lasting profile the first time.
+
+    Names are unique among all profiles, online or not, where a look-alike of a name in use
+    (``games.names``) counts as the same name.
+    """
     check_rate(visitor, "name", address)
     from django.core.exceptions import ValidationError
 
@@ -118,13 +121,11 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
     key = look_alike_key(name)
     with transaction.atomic():
         serialize_on("name", key)
-        taken = Player.objects.online().filter(name_key=key).exclude(visitor=visitor).first()
+        taken = Player.objects.filter(name_key=key).exclude(visitor=visitor).first()
         if taken and taken.name.casefold() == name.casefold():
-            raise ActionRefused(_("Someone online is already called that: choose another name."))
+            raise ActionRefused(_("Someone is already called that: choose another name."))
         if taken:
-            raise ActionRefused(
-                _("Someone online has a name that looks the same: choose another name.")
-            )
+            raise ActionRefused(_("Someone has a name that looks the same: choose another name."))
         player, _created = Player.objects.update_or_create(
             visitor=visitor,
             defaults={

@@ -34,8 +34,12 @@ def test_going_online_and_names():
         refused = client_for("other").post("/online/name/", {"name": bad})
         assert refused.status_code == 400
         assert reason in refused.text
-    Player.objects.filter(visitor="ana").update(online_until=timezone.now())  # Ana went offline
-    assert client_for("other").post("/online/name/", {"name": "Ana Bel"}).status_code == 302
+    # A profile lasts: Ana's name stays hers after she went offline.
+    Player.objects.filter(visitor="ana").update(online_until=timezone.now())
+    again = client_for("other").post("/online/name/", {"name": "Ana Bel"})
+    assert again.status_code == 400 and "already called that" in again.text
+    assert client_for("other").post("/online/name/", {"name": "Ana Belén"}).status_code == 302
+    assert Player.objects.get(visitor="ana").name == "Ana Bel"
 
 
 def test_names_are_text_in_the_lobby():
