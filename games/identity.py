@@ -34,6 +34,17 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
     return visitor
 
 
+def sign_in_as(request: HttpRequest, visitor: str) -> None:
+    """Make this browser ``visitor`` (a profile's id, from a one-time code): it plays as them."""
+    rotate_session_key(request)  # as when an identity is made: a planted key must not get it
+    request.session[VISITOR_KEY] = visitor
+
+
+def sign_out(request: HttpRequest) -> None:
+    """This browser is nobody now (signed out from another browser of its profile)."""
+    request.session.pop(VISITOR_KEY, None)
+
+
 def rotate_session_key(request: HttpRequest) -> None:
     """Move this browser's session (and so its identity and games) to a new key.
 

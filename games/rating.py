@@ -162,6 +162,27 @@ def deviation_now(rating: Rating, now: datetime, system: RatingSystem = SITE) ->
     return _grown(rating, _periods_since(rating, now, system), system)
 
 
+def established_until(rating: Rating, system: RatingSystem = SITE) -> datetime | None:
+    """The moment inactivity makes this rating provisional again; None while it is provisional.
+
+    A leaderboard of established ratings can then ask the database for ``established_until >
+    now`` rather than grow every deviation in Python: until that moment the grown deviation
+    (``deviation_now``) is at most ``PROVISIONAL_DEVIATION``, after it, above.
+
+    >>> from datetime import UTC, datetime
+    >>> established_until(Rating(1600, 100, 0.06, datetime(2026, 1, 1, tzinfo=UTC))).date()
+    datetime.date(2026, 4, 1)
+    """
+    if rating.updated_at is None:
+        return None
+    deviation = _clamp(rating.deviation, system.min_deviation, system.max_deviation)
+    if deviation > PROVISIONAL_DEVIATION:
+        return None
+    volatility = _clamp(rating.volatility, system.min_volatility, system.max_volatility)
+    periods = (PROVISIONAL_DEVIATION**2 - deviation**2) / (volatility * SCALE) ** 2
+    return rating.updated_at + periods * system.period
+
+
 def _g(phi: float) -> float:
     """How much an opponent's uncertainty ``phi`` dampens what a result says (paper, step 3)."""
     return 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)

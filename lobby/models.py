@@ -38,6 +38,12 @@ class PlayerQuerySet(models.QuerySet):
         """Players with a page open now, by name."""
         return self.filter(online_until__gt=timezone.now()).order_by("name_key")
 
+    def established(self) -> PlayerQuerySet:
+        """Players whose rating is established now (not provisional), best first."""
+        return self.filter(established_until__gt=timezone.now()).order_by(
+            "-rating_value", "name_key"
+        )
+
 
 class Player(models.Model):
     """A lasting player profile, made on going online under a display name.
@@ -59,6 +65,11 @@ class Player(models.Model):
     rating_deviation = models.FloatField(default=ratings.START_DEVIATION)
     rating_volatility = models.FloatField(default=ratings.START_VOLATILITY)
     rated_at = models.DateTimeField(null=True, blank=True)
+    # Until when the rating counts as established (games.rating.established_until): the
+    # leaderboard's filter. Kept by the ``rating`` setter; None while provisional.
+    established_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the player last signed out their other browsers (profiles.services.sign_out_others).
+    others_signed_out_at = models.DateTimeField(null=True, blank=True)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -76,6 +87,12 @@ class Player(models.Model):
     def rating(self, new: ratings.Rating) -> None:
         self.rating_value, self.rating_deviation = new.value, new.deviation
         self.rating_volatility, self.rated_at = new.volatility, new.updated_at
+        self.established_until = ratings.established_until(new)
+
+    RATING_FIELDS = (
+        "rating_value", "rating_deviation", "rating_volatility", "rated_at", "established_until",
+    )  # fmt: skip
+    """What the ``rating`` setter changes: ``save(update_fields=Player.RATING_FIELDS)``."""
 
 
 class RatingChange(models.Model):

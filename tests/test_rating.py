@@ -25,6 +25,7 @@ from games.rating import (
     after_game,
     change,
     deviation_now,
+    established_until,
     is_provisional,
     rank_of,
     rate,
@@ -405,3 +406,17 @@ def test_any_game_depends_on_rating_differences_only(a, b, score, shift):
     assert moved_a.value - shift == pytest.approx(new_a.value, abs=1e-6)
     assert moved_b.value - shift == pytest.approx(new_b.value, abs=1e-6)
     assert moved_a.volatility == pytest.approx(new_a.volatility, rel=1e-6)
+
+
+@pytest.mark.parametrize("deviation,volatility", [(45, 0.01), (100, 0.06), (110, 0.1), (80, 0.09)])
+def test_established_until_is_when_inactivity_makes_a_rating_provisional(deviation, volatility):
+    played = datetime(2026, 3, 1, tzinfo=UTC)
+    rating = Rating(1700, deviation, volatility, played)
+    until = established_until(rating)
+    assert not is_provisional(rating, until - timedelta(seconds=1))
+    assert is_provisional(rating, until + timedelta(minutes=1))
+
+
+def test_a_provisional_or_unrated_rating_is_not_established():
+    assert established_until(Rating()) is None
+    assert established_until(Rating(1700, 111, 0.06, datetime(2026, 3, 1, tzinfo=UTC))) is None

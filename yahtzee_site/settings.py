@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "games",
     "lobby",
+    "profiles",
 ]
 
 MIDDLEWARE = [
@@ -104,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.middleware.MethodNotAllowedPage",
+    "profiles.middleware.LastingProfile",
 ]
 
 # A move refused after a plain form post (no JavaScript) is told on the game page it redirects to

@@ -8,6 +8,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
     path("", include("lobby.urls")),
+    path("", include("profiles.urls")),
 ]
 
 handler404 = "games.responses.page_not_found"

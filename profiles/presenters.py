@@ -1,0 +1,152 @@
+"""What the profile page and the leaderboard show: plain values for their templates."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games import rating as ratings
+from games.flow import _
+from games.models import Game, Seat
+from lobby.models import Player, RatingChange
+from profiles.models import Browser
+
+LAST_GAMES = 10
+LEADERBOARD_SIZE = 50
+# The rating chart's drawing area, in the SVG's own units (it scales to the page's width).
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
+
+
+def rating_view(player: Player, now: datetime) -> dict:
+    """A player's rank and rating as players read them: "Gold", "1623" or "1500?", "± 80"."""
+    rating = player.rating
+    return {
+        "rank": gettext(ratings.rank_of(rating, now).name),
+        "rank_key": ratings.rank_of(rating, now).key,
+        "shown": ratings.shown(rating, now),
+        "deviation": round(ratings.deviation_now(rating, now)),
+        "provisional": ratings.is_provisional(rating, now),
+        "rated": rating.updated_at is not None,
+    }
+
+
+def chart(changes: list[RatingChange]) -> dict | None:
+    """The rating over the player's rated games as SVG coordinates: one point before the first
+    game and one after each, evenly spaced; None before any rated game."""
+    if not changes:
+        return None
+    values = [changes[0].value_before] + [change.value_after for change in changes]
+    low, high = min(values), max(values)
+    span = max(high - low, 100.0)  # a flat or short history still reads as a gentle line
+    middle = (low + high) / 2
+    low, high = middle - span / 2, middle + span / 2
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_MARGIN, CHART_HEIGHT - 2 * CHART_MARGIN
+    step = inner_w / (len(values) - 1)
+    points = [
+        (CHART_MARGIN + index * step, CHART_MARGIN + (high - value) / (high - low) * inner_h)
+        for index, value in enumerate(values)
+    ]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+        "last": {"x": f"{points[-1][0]:.1f}", "y": f"{points[-1][1]:.1f}"},
+        "first_value": round(values[0]),
+        "last_value": round(values[-1]),
+        "best": round(max(values)),
+        "games": len(changes),
+    }
+
+
+def outcome(seat: Seat, seats: list[Seat], forfeited: set[int]) -> str:
+    """A finished game's result for one seat: "won", "drew", "lost" or "left" (a forfeit)."""
+    if seat.position in forfeited:
+        return "left"
+    totals = {s.position: s.card().total for s in seats if s.position not in forfeited}
+    best = max(totals.values())
+    if totals[seat.position] < best:
+        return "lost"
+    return "drew" if list(totals.values()).count(best) > 1 else "won"
+
+
+RESULT_WORDS = {
+    "won": _("Won"),
+    "drew": _("Draw"),
+    "lost": _("Lost"),
+    "left": _("Left"),
+}
+
+
+def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
+    """The profile's last finished online games, newest first, with their results."""
+    games = (
+        Game.objects.filter(
+            mode=Game.Mode.ONLINE, status=Game.Status.FINISHED, seats__visitor=player.visitor
+        )
+        .prefetch_related("seats", "rating_changes")
+        .order_by("-updated_at")[:limit]
+    )
+    words = {key: gettext(word) for key, word in RESULT_WORDS.items()}
+    rows = []
+    for game in games:
+        seats = game.ordered_seats()
+        mine = next(seat for seat in seats if seat.visitor == player.visitor)
+        result = outcome(mine, seats, set(game.forfeited))
+        change = next((c for c in game.rating_changes.all() if c.player_id == player.pk), None)
+        rows.append(
+            {
+                "game": game,
+                "opponents": ", ".join(seat.name for seat in seats if seat is not mine),
+                "total": mine.card().total,
+                "result": result,
+                "result_word": words[result],
+                "ranked": game.ranked,
+                "change": ratings.change(
+                    ratings.Rating(change.value_before), ratings.Rating(change.value_after)
+                )
+                if change
+                else "",
+            }
+        )
+    return rows
+
+
+def profile_context(player: Player, viewer: str | None, session_key: str | None) -> dict:
+    """A profile page: public parts for everyone, the browsers for the profile's own."""
+    now = timezone.now()
+    is_me = viewer is not None and viewer == player.visitor
+    context = {
+        "player": player,
+        "rating": rating_view(player, now),
+        "chart": chart(list(player.rating_changes.all())),
+        "games": last_games(player),
+        "is_me": is_me,
+    }
+    if is_me:
+        context["browsers"] = [
+            {"browser": browser, "current": browser.session_key == session_key}
+            for browser in Browser.objects.filter(player=player)
+        ]
+    return context
+
+
+def leaderboard_context(viewer: str | None) -> dict:
+    """The best established ratings, and where this viewer stands even when far down."""
+    now = timezone.now()
+    board = Player.objects.established()
+    top = list(board[:LEADERBOARD_SIZE])
+    rows = [
+        {"place": place, "player": p, "rating": rating_view(p, now), "me": p.visitor == viewer}
+        for place, p in enumerate(top, start=1)
+    ]
+    me = Player.objects.filter(visitor=viewer).first() if viewer else None
+    mine = None
+    if me is not None and not any(row["me"] for row in rows):
+        if board.filter(pk=me.pk).exists():
+            ahead = board.filter(rating_value__gt=me.rating_value).count()
+            mine = {"place": ahead + 1, "player": me, "rating": rating_view(me, now), "me": True}
+        else:
+            mine = {"place": None, "player": me, "rating": rating_view(me, now), "me": True}
+    return {"rows": rows, "mine": mine, "established": ratings.PROVISIONAL_DEVIATION}

@@ -1,0 +1,161 @@
+"""Thin views of profiles: the profile page, the leaderboard, codes for another device."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.addresses import client_address
+from games.identity import sign_in_as, visitor_id
+from games.names import look_alike_key
+from games.responses import error_page, form_navigation, refusal_for, refused_to
+from games.services import ActionRefused, translate_refusal
+from lobby.models import Player
+from lobby.services import player_of
+from profiles import presenters, services
+
+TOLD = "told-profile"  # the tag of the lines a profile page shows once (after a redirect)
+
+
+@require_safe
+def me(request: HttpRequest) -> HttpResponse:
+    """This browser's profile page, or how to get one."""
+    player = player_of(visitor_id(request))
+    if player is None:
+        return render(request, "profiles/none.html")
+    return redirect("profiles:profile", pk=player.pk)
+
+
+@require_safe
+def profile(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's profile, public; its own player also sees their browsers."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        return error_page(
+            request, gettext("No such player"), gettext("There is no such player."), 404
+        )
+    return _profile(request, player)
+
+
+@require_safe
+def find(request: HttpRequest) -> HttpResponse:
+    """A player's profile by their name (any case, or a look-alike of it)."""
+    name = request.GET.get("name", "")[:100]
+    typed = " ".join(name.split())  # as names are kept (games.forms.clean_name)
+    player = Player.objects.filter(name_key=look_alike_key(typed)).first() if typed else None
+    if player is None:
+        message = gettext("Nobody is called that.") if typed else gettext("Enter a name.")
+        context = presenters.leaderboard_context(visitor_id(request)) | {
+            "error": message,
+            "typed": name,
+        }
+        return render(request, "profiles/leaderboard.html", context, status=404)
+    return redirect("profiles:profile", pk=player.pk)
+
+
+def _profile(
+    request: HttpRequest, player: Player, *, code: str = "", error: str = "", status: int = 200
+) -> HttpResponse:
+    context = presenters.profile_context(player, visitor_id(request), request.session.session_key)
+    told = [m.message for m in messages.get_messages(request) if m.extra_tags == TOLD]
+    error = error or refusal_for(request, "profile") or ""
+    context |= {"told": told[-1] if told else "", "error": error}
+    if code:
+        link = request.build_absolute_uri(reverse("profiles:sign_in_with", args=[code]))
+        context |= {
+            "code": f"{code[:5]}-{code[5:]}",
+            "link": link,
+            "qr_svg": segno.make(link, error="m").svg_inline(scale=4),
+        }
+    return render(request, "profiles/profile.html", context, status=status)
+
+
+@never_cache  # the code is shown once: never from a cache
+@require_POST
+def new_code(request: HttpRequest) -> HttpResponse:
+    """A one-time code (and its link and QR code) that signs another browser in to this profile."""
+    visitor = visitor_id(request)
+    try:
+        code = services.make_code(visitor, address=client_address(request))
+    except ActionRefused as refusal:
+        return _refused(request, refusal)
+    return _profile(request, player_of(visitor), code=code)
+
+
+@require_POST
+def sign_out_others(request: HttpRequest) -> HttpResponse:
+    """Sign out every other browser of this profile."""
+    try:
+        count = services.sign_out_others(visitor_id(request), request.session)
+    except ActionRefused as refusal:
+        return _refused(request, refusal)
+    if count:
+        line = ngettext(
+            "Signed out of %(count)s other browser.",
+            "Signed out of %(count)s other browsers.",
+            count,
+        ) % {"count": count}
+    else:  # sessions from before browsers were listed are signed out too, uncounted
+        line = gettext("Every other browser is signed out now.")
+    messages.info(request, line, extra_tags=TOLD)
+    return redirect("profiles:me")
+
+
+def _refused(request: HttpRequest, refusal: ActionRefused) -> HttpResponse:
+    error = translate_refusal(refusal)
+    player = player_of(visitor_id(request))
+    if player is None:
+        return render(request, "profiles/none.html", {"error": error}, status=refusal.status)
+    if form_navigation(request):
+        url = reverse("profiles:profile", args=[player.pk])
+        return refused_to(request, url, error, "profile")
+    return _profile(request, player, error=error, status=refusal.status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
+    """Sign this browser in to a profile with a code made on another device.
+
+    A link (or QR code) with the code asks to confirm first: opening a link changes nothing, so
+    a link preview or a scanner that follows it cannot use the code.
+    """
+    visitor, address = visitor_id(request), client_address(request)
+    context = {"me": player_of(visitor), "typed": code}
+    if request.method == "POST":
+        typed = request.POST.get("code", "")[:40]
+        try:
+            player = services.use_code(typed, visitor, address=address)
+        except ActionRefused as refusal:
+            error = translate_refusal(refusal)
+            if form_navigation(request):
+                return refused_to(request, reverse("profiles:sign_in"), error, "sign-in")
+            context |= {"error": error, "typed": typed}
+            return render(request, "profiles/sign_in.html", context, status=refusal.status)
+        sign_in_as(request, player.visitor)
+        messages.info(
+            request,
+            gettext("This browser is now signed in as %(name)s.") % {"name": player.name},
+            extra_tags=TOLD,
+        )
+        return redirect("profiles:profile", pk=player.pk)
+    if code:
+        try:
+            context["owner"] = services.code_owner(code, visitor, address=address)
+        except ActionRefused as refusal:
+            context["error"] = translate_refusal(refusal)
+            return render(request, "profiles/sign_in.html", context, status=refusal.status)
+    context["error"] = refusal_for(request, "sign-in") or ""
+    return render(request, "profiles/sign_in.html", context)
+
+
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The best established ratings of ranked matches."""
+    context = presenters.leaderboard_context(visitor_id(request))
+    return render(request, "profiles/leaderboard.html", context)
