@@ -17,6 +17,11 @@ from django.dispatch import Signal
 game_changed = Signal()
 # A message for the open pages of a group (the lobby, a table, a player's pages).
 group_message = Signal()
+# A game is finishing: sent INSIDE the transaction of the action that finishes it (a last score,
+# the last seats left out or an early end), with the game row locked, so that what a receiver
+# writes (``lobby.ranked`` rates a ranked match) commits or rolls back with that action, once.
+# Arguments: game (its new snapshot stored, not yet committed), state (the finished GameState).
+game_finishing = Signal()
 
 
 def announce_game(

@@ -100,15 +100,18 @@ def start_game(
     return _create_game(mode, seats, multiple_yahtzees)
 
 
-def start_online_game(players: list) -> Game:
-    """An online game for these players (lobby Players), in order; multiple Yahtzees always on."""
+def start_online_game(players: list, *, ranked: bool = False) -> Game:
+    """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
+
+    ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
+    """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
-    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True)
+    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, ranked=ranked)
 
 
-def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool) -> Game:
+def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool, ranked=False) -> Game:
     with transaction.atomic():
-        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees)
+        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, ranked=ranked)
         Seat.objects.bulk_create(
             Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
         )
@@ -262,6 +265,7 @@ class _Log:
     def save(self) -> None:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
         cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
+        finishing = self.state.finished and self.game.status != Game.Status.FINISHED
         self.game.store(self.state)
         update_columns(self.game, SNAPSHOT_FIELDS)
         for seat, card in zip(self.seats, cards, strict=True):
@@ -269,6 +273,8 @@ class _Log:
                 update_columns(seat, ("scores", "yahtzee_bonus"))
         insert_rows(self.actions)
         self.game.just_logged = self.actions
+        if finishing:  # once: a finished game's row, locked, refuses every later action
+            events.game_finishing.send(sender=Game, game=self.game, state=self.state)
 
 
 # What a move may change in a game's row (``Game.store``), and when it did.
