@@ -91,6 +91,20 @@ class GameState:
             card.is_full for seat, card in enumerate(self.cards) if seat not in self.forfeited
         )
 
+    def results(self) -> tuple[float, ...]:
+        """Each seat's result in a finished game: 1 won, 0.5 tied for first, 0 lost.
+
+        A seat that left for good (a forfeit) lost; the best total of the others wins, and
+        equal best totals tie.
+        """
+        totals = {
+            seat: card.total for seat, card in enumerate(self.cards) if seat not in self.forfeited
+        }
+        best = max(totals.values(), default=None)
+        first = [seat for seat, total in totals.items() if total == best]
+        won = 1.0 if len(first) == 1 else 0.5
+        return tuple(won if seat in first else 0.0 for seat in range(len(self.cards)))
+
     @property
     def round(self) -> int:
         """The round in play, 1 to 13 (13 once the game is over)."""

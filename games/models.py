@@ -96,6 +96,8 @@ class Game(models.Model):
     multiple_yahtzees = models.BooleanField(default=True)
     # A ranked match (online, two players): its end rates both players, once (lobby.ranked).
     ranked = models.BooleanField(default=False)
+    # A diamond match: what each player staked (0: none). The pot is held by lobby.diamonds.
+    stake = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -100,18 +100,19 @@ def start_game(
     return _create_game(mode, seats, multiple_yahtzees)
 
 
-def start_online_game(players: list, *, ranked: bool = False) -> Game:
+def start_online_game(players: list, *, ranked: bool = False, stake: int = 0) -> Game:
     """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
 
     ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
+    ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
     """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
-    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, ranked=ranked)
+    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, ranked=ranked, stake=stake)
 
 
-def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool, ranked=False) -> Game:
+def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool, **options) -> Game:
     with transaction.atomic():
-        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, ranked=ranked)
+        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, **options)
         Seat.objects.bulk_create(
             Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
         )

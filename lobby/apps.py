@@ -3,3 +3,10 @@ from django.apps import AppConfig
 
 class LobbyConfig(AppConfig):
     name = "lobby"
+
+    def ready(self) -> None:
+        """Pay diamond matches as they finish, in the finishing action's transaction."""
+        from games import events
+        from lobby import diamonds
+
+        events.game_finishing.connect(diamonds.settle_game, dispatch_uid="lobby.diamonds.settle")

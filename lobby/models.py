@@ -70,6 +70,8 @@ class Player(models.Model):
     established_until = models.DateTimeField(null=True, blank=True, db_index=True)
     # When the player last signed out their other browsers (profiles.services.sign_out_others).
     others_signed_out_at = models.DateTimeField(null=True, blank=True)
+    # The diamonds the player holds: always the sum of their ledger rows (lobby.diamonds).
+    diamonds = models.IntegerField(default=0)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -117,6 +119,67 @@ class RatingChange(models.Model):
         return f"{self.player} {self.value_before:.0f} -> {self.value_after:.0f}"
 
 
+class AppendOnly(Exception):
+    """Raised on any attempt to change or remove a row of the diamond ledger."""
+
+
+class DiamondEntryQuerySet(models.QuerySet):
+    """Ledger rows can be added and read, never changed or removed."""
+
+    def update(self, **kwargs):
+        raise AppendOnly("the diamond ledger is append-only")
+
+    def delete(self):
+        raise AppendOnly("the diamond ledger is append-only")
+
+
+class DiamondEntry(models.Model):
+    """One movement of diamonds into or out of a player's account (lobby.diamonds writes them)."""
+
+    class Reason(models.TextChoices):
+        GRANT = "grant", "Welcome grant"
+        TOP_UP = "top_up", "Daily top-up"
+        STAKE = "stake", "Stake"
+        WINNINGS = "winnings", "Winnings"
+        SHARE = "share", "Share of a tied pot"
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="diamond_entries")
+    amount = models.IntegerField()  # in (+) or out (-) of the player's account
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="diamond_entries"
+    )
+    balance_after = models.IntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = DiamondEntryQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            # A game takes each player's stake once and pays each of them once.
+            models.UniqueConstraint(
+                fields=["player", "game", "reason"],
+                condition=models.Q(game__isnull=False),
+                name="one_move_of_a_kind_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(reason="grant"), name="one_welcome_grant"
+            ),
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.amount:+d} ({self.reason})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("the diamond ledger is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("the diamond ledger is append-only")
+
+
 class Challenge(models.Model):
     """One player asks another for a game; it expires after CHALLENGE_LIFETIME."""
 
@@ -133,6 +196,7 @@ class Challenge(models.Model):
     expires_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)  # accepted, declined or cancelled
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
+    stake = models.PositiveIntegerField(default=0)  # diamonds each; 0: a normal game
 
     def __str__(self) -> str:
         return f"{self.challenger} -> {self.challenged} ({self.status})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import segno
 from django.utils import timezone
 
+from lobby import diamonds
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -43,6 +44,8 @@ def lobby_context(visitor: str | None) -> dict:
         if me
         else [],
         "now": now,
+        "diamonds": diamonds.balance(me) if me else 0,
+        "stakes": diamonds.STAKES,
     }
 
 

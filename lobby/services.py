@@ -15,7 +15,7 @@ from games.locks import serialize_on
 from games.models import Game
 from games.names import look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction, start_online_game
-from lobby import notify
+from lobby import diamonds, notify
 from lobby.models import (
     MAX_TABLE_SEATS,
     ONLINE_WINDOW,
@@ -127,7 +127,7 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
             raise ActionRefused(_("Someone is already called that: choose another name."))
         if taken:
             raise ActionRefused(_("Someone has a name that looks the same: choose another name."))
-        player, _created = Player.objects.update_or_create(
+        player, created = Player.objects.update_or_create(
             visitor=visitor,
             defaults={
                 "name": name,
@@ -135,6 +135,8 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
                 "online_until": timezone.now() + ONLINE_WINDOW,
             },
         )
+        if created:
+            diamonds.welcome(player)
     notify.lobby_changed()
     return player
 
@@ -146,8 +148,10 @@ def _require_player(visitor: str | None) -> Player:
     return player
 
 
-def challenge(visitor: str | None, opponent_id: int, *, address: str | None = None) -> Challenge:
-    """Ask an online player for a game."""
+def challenge(
+    visitor: str | None, opponent_id: int, *, stake: int = 0, address: str | None = None
+) -> Challenge:
+    """Ask an online player for a game; with a ``stake``, a diamond match."""
     player = _require_player(visitor)
     check_rate(player.visitor, "challenge", address)
     opponent = Player.objects.online().filter(pk=opponent_id).first()
@@ -155,6 +159,7 @@ def challenge(visitor: str | None, opponent_id: int, *, address: str | None = No
         raise NotFound(_("That player is not online any more."))
     if opponent == player:
         raise ActionRefused(_("You cannot challenge yourself."))
+    diamonds.check_stake(stake, player, opponent)
     with transaction.atomic():
         serialize_on("pair", *sorted([player.pk, opponent.pk]))
         pending = Challenge.objects.filter(
@@ -164,7 +169,7 @@ def challenge(visitor: str | None, opponent_id: int, *, address: str | None = No
         if pending.exists():
             raise StaleAction(_("You have already challenged that player."))
         made = Challenge.objects.create(
-            challenger=player, challenged=opponent, expires_at=expires_from_now()
+            challenger=player, challenged=opponent, stake=stake, expires_at=expires_from_now()
         )
     notify.players_changed(player.visitor, opponent.visitor)
     return made
@@ -197,7 +202,10 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
         if made.expires_at <= timezone.now():
             raise StaleAction(_("That challenge has expired."))
         if verb == "accept":
-            made.game = start_online_game([made.challenger, made.challenged])
+            players = [made.challenger, made.challenged]
+            diamonds.check_stake(made.stake, made.challenged, made.challenger)
+            made.game = start_online_game(players, stake=made.stake)
+            diamonds.escrow(made.game, players)
             made.status = Challenge.Status.ACCEPTED
             # A crossed challenge (B had also challenged A) must not start a second game.
             Challenge.objects.filter(

@@ -68,9 +68,16 @@ def challenge(request: HttpRequest) -> HttpResponse:
     """Challenge an online player."""
     try:
         opponent = int(request.POST.get("player", ""))
-        services.challenge(visitor_id(request), opponent, address=client_address(request))
     except ValueError:
         return _lobby(request, translate_refusal(ActionRefused(_("There is no such player."))), 400)
+    try:
+        stake = int(request.POST.get("stake") or 0)
+    except ValueError:
+        stake = -1  # refused as a stake not offered
+    try:
+        services.challenge(
+            visitor_id(request), opponent, stake=stake, address=client_address(request)
+        )
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)
     return _lobby(request) if request.htmx else redirect("lobby:lobby")

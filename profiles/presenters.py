@@ -10,11 +10,21 @@ from django.utils.translation import gettext
 from games import rating as ratings
 from games.flow import _
 from games.models import Game, Seat
-from lobby.models import Player, RatingChange
+from lobby import diamonds
+from lobby.models import DiamondEntry, Player, RatingChange
 from profiles.models import Browser
 
 LAST_GAMES = 10
 LEADERBOARD_SIZE = 50
+STATEMENT_SIZE = 10
+# What a statement line says of each movement.
+REASON_WORDS = {
+    DiamondEntry.Reason.GRANT: _("Welcome grant"),
+    DiamondEntry.Reason.TOP_UP: _("Daily top-up"),
+    DiamondEntry.Reason.STAKE: _("Stake"),
+    DiamondEntry.Reason.WINNINGS: _("Won the pot"),
+    DiamondEntry.Reason.SHARE: _("Tie: half the pot"),
+}
 # The rating chart's drawing area, in the SVG's own units (it scales to the page's width).
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
 
@@ -60,15 +70,11 @@ def chart(changes: list[RatingChange]) -> dict | None:
     }
 
 
-def outcome(seat: Seat, seats: list[Seat], forfeited: set[int]) -> str:
+def outcome(game: Game, seat: Seat) -> str:
     """A finished game's result for one seat: "won", "drew", "lost" or "left" (a forfeit)."""
-    if seat.position in forfeited:
+    if seat.position in game.forfeited:
         return "left"
-    totals = {s.position: s.card().total for s in seats if s.position not in forfeited}
-    best = max(totals.values())
-    if totals[seat.position] < best:
-        return "lost"
-    return "drew" if list(totals.values()).count(best) > 1 else "won"
+    return {1.0: "won", 0.5: "drew", 0.0: "lost"}[game.state().results()[seat.position]]
 
 
 RESULT_WORDS = {
@@ -93,7 +99,7 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
     for game in games:
         seats = game.ordered_seats()
         mine = next(seat for seat in seats if seat.visitor == player.visitor)
-        result = outcome(mine, seats, set(game.forfeited))
+        result = outcome(game, mine)
         change = next((c for c in game.rating_changes.all() if c.player_id == player.pk), None)
         rows.append(
             {
@@ -123,8 +129,15 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
         "chart": chart(list(player.rating_changes.all())),
         "games": last_games(player),
         "is_me": is_me,
+        "grant": diamonds.WELCOME_GRANT,
+        "floor": diamonds.FLOOR,
     }
+    context["diamonds"] = diamonds.balance(player) if is_me else player.diamonds
     if is_me:
+        context["statement"] = [
+            {"entry": entry, "what": gettext(REASON_WORDS[entry.reason])}
+            for entry in player.diamond_entries.select_related("game")[:STATEMENT_SIZE]
+        ]
         context["browsers"] = [
             {"browser": browser, "current": browser.session_key == session_key}
             for browser in Browser.objects.filter(player=player)
