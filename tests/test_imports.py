@@ -113,3 +113,15 @@ def test_lobby_uses_the_shared_base_not_the_game_pages_views_or_consumers():
     } == {}
     views = {m for m in graph if m.endswith(".views")}
     assert {m for m in graph if graph[m] & views and not m.endswith(".urls")} == set()
+
+
+def test_the_apps_build_on_each_other_one_way():
+    """games knows nothing of lobby or profiles; lobby nothing of profiles (it builds on lobby)."""
+    graph = import_graph()
+    below = {"games": ("lobby", "profiles"), "lobby": ("profiles",)}
+    reaching = {
+        module: {m for m in imported if is_in(m, below[module.split(".")[0]])}
+        for module, imported in graph.items()
+        if module.split(".")[0] in below
+    }
+    assert {module: found for module, found in reaching.items() if found} == {}
