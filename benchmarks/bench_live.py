@@ -140,7 +140,7 @@ def start_game(bases: list[str], number: int) -> tuple[str, list[Browser]]:
         player.post("/online/name/", {"name": name})
     for _ in range(50):  # Bo shows in Ana's lobby once his name is stored
         _, lobby = ana.get("/online/")
-        found = re.search(rf'value="(\d+)"><button[^>]*aria-label="Challenge Bo {tag}"', lobby)
+        found = re.search(rf'value="(\d+)" aria-label="Challenge Bo {tag}"', lobby)
         if found:
             break
         time.sleep(0.1)

@@ -39,7 +39,7 @@ def online(server: Server, name: str) -> Browser:
 
 def player_id(page: str, name: str) -> str:
     return re.search(
-        rf'name="player" value="(\d+)"><button[^>]*aria-label="Challenge {name}"', page
+        rf'<button type="submit" name="player" value="(\d+)" aria-label="Challenge {name}"', page
     )[1]
 
 
@@ -55,7 +55,7 @@ def test_one_name_chosen_at_once_by_eight_goes_to_one(server):
     statuses = sorted(status for status, _ in answers)
     assert statuses == [200] + [400] * 7
     refused = next(page for status, page in answers if status == 400)
-    assert "Someone online is already called that" in refused
+    assert "Someone is already called that" in refused
 
 
 def test_crossed_challenges_accepted_at_once_start_one_game(server):

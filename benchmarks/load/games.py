@@ -102,7 +102,7 @@ class OnlineGame:
             await visitor.expect(200, "GET", "/online/")
             await visitor.expect(302, "POST", "/online/name/", {"name": name})
         lobby = await ana.expect(200, "GET", "/online/")
-        player = re.search(rf'value="(\d+)"><button[^>]*aria-label="Challenge {names[1]}"', lobby)
+        player = re.search(rf'value="(\d+)" aria-label="Challenge {names[1]}"', lobby)
         if player is None:
             raise SetupFailed(f"{names[1]} is not in the lobby")
         await ana.expect(302, "POST", "/online/challenge/", {"player": player[1]})
