@@ -168,3 +168,38 @@ def test_the_profile_shows_the_diamonds_and_their_statement():
     assert '<td class="number">-10</td>' in page and '<td class="number">490</td>' in page
     public = ana.get(bo.get("/me/")["Location"]).text
     assert "Diamonds" in public and "490" in public and "Your diamonds" not in public
+
+
+@pytest.mark.django_db(transaction=True)  # each thread commits on its own connection
+def test_two_challenges_accepted_at_once_cannot_overspend():
+    import concurrent.futures
+
+    from django.db import connection
+
+    from lobby import services
+
+    ana = online("ana", "Ana")
+    for visitor, name in (("bo", "Bo"), ("cy", "Cy")):
+        challenger = online(visitor, name)
+        challenger.post(
+            "/online/challenge/", {"player": Player.objects.get(visitor="ana").pk, "stake": 250}
+        )
+    with transaction.atomic():  # Ana has 300: enough for either challenge, not for both
+        diamonds.move(Player.objects.get(visitor="ana"), -200, "stake", Game.objects.create())
+    challenges = list(Challenge.objects.values_list("pk", flat=True))
+
+    def accept(pk: int) -> str:
+        try:
+            services.answer("ana", pk, "accept")
+            return "accepted"
+        except services.ActionRefused as refusal:
+            return type(refusal).__name__
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        answers = sorted(pool.map(accept, challenges))
+    assert answers == ["NotEnough", "accepted"]
+    assert balances()["ana"] == 50 and Game.objects.filter(stake=250).count() == 1
+    assert audit_ok().in_play == 200 + 500  # the setup's stake and the one match's pot
+    assert "Ana" in ana.get("/online/").text
