@@ -124,7 +124,7 @@ def test_the_rating_chart_draws_each_rated_game():
     assert len(points) == 4  # the start and one point after each game
     ys = [float(point.split(",")[1]) for point in points]
     assert ys[1] < ys[3] < ys[2] < ys[0]  # higher rating, higher on the chart (smaller y)
-    assert "3 ranked games: from 1500 to 1712 (best 1741)." in page
+    assert "The last 3 ranked games: from 1500 to 1712 (best 1741)." in page
 
 
 # --- Another device ---------------------------------------------------------------------------
@@ -265,3 +265,23 @@ def test_the_leaderboard_shows_my_place_when_far_down():
         "You are not on the board yet (your rating, 1500, is provisional)"
         in client_for("me").get("/leaderboard/").text
     )
+
+
+@pytestmark_db
+def test_the_chart_draws_the_last_hundred_rated_games():
+    from games.models import Game
+
+    online("ana", "Ana")
+    ana = Player.objects.get(visitor="ana")
+    start = timezone.now() - timedelta(days=1)
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player=ana, game=Game.objects.create(mode=Game.Mode.ONLINE, ranked=True),
+            value_before=1500 + n, value_after=1501 + n, deviation_after=80, score=1.0,
+            created_at=start + timedelta(minutes=n),
+        )
+        for n in range(120)
+    )  # fmt: skip
+    page = Client().get(profile_url("ana")).text
+    assert len(re.search(r'<polyline points="([^"]+)"', page)[1].split()) == 101
+    assert "The last 100 ranked games: from 1520 to 1620 (best 1620)." in page
