@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import segno
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from games import rating as ratings
 from lobby import diamonds
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -21,6 +23,19 @@ def _with_time_left(challenges, now) -> list[Challenge]:
     return list(challenges)
 
 
+def rating_view(player: Player, now) -> dict:
+    """A player's rank and rating as players read them: "Gold", "1623" or "1500?", "± 80"."""
+    rating = player.rating
+    return {
+        "rank": gettext(ratings.rank_of(rating, now).name),
+        "rank_key": ratings.rank_of(rating, now).key,
+        "shown": ratings.shown(rating, now),
+        "deviation": round(ratings.deviation_now(rating, now)),
+        "provisional": ratings.is_provisional(rating, now),
+        "rated": rating.updated_at is not None,
+    }
+
+
 def lobby_context(visitor: str | None) -> dict:
     """Who is online, this player's open challenges, and those of theirs just declined."""
     me = Player.objects.filter(visitor=visitor).first() if visitor else None
@@ -30,7 +45,10 @@ def lobby_context(visitor: str | None) -> dict:
     ).select_related("challenger", "challenged")
     return {
         "me": me,
-        "online": list(Player.objects.online().exclude(pk=me.pk if me else None)),
+        "online": [
+            {"player": player, "rating": rating_view(player, now)}
+            for player in Player.objects.online().exclude(pk=me.pk if me else None)
+        ],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -12,6 +10,7 @@ from games.flow import _
 from games.models import Game, Seat
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player, RatingChange
+from lobby.presenters import rating_view
 from profiles.models import Browser
 
 LAST_GAMES = 10
@@ -31,19 +30,6 @@ REASON_WORDS = {
 }
 # The rating chart's drawing area, in the SVG's own units (it scales to the page's width).
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
-
-
-def rating_view(player: Player, now: datetime) -> dict:
-    """A player's rank and rating as players read them: "Gold", "1623" or "1500?", "± 80"."""
-    rating = player.rating
-    return {
-        "rank": gettext(ratings.rank_of(rating, now).name),
-        "rank_key": ratings.rank_of(rating, now).key,
-        "shown": ratings.shown(rating, now),
-        "deviation": round(ratings.deviation_now(rating, now)),
-        "provisional": ratings.is_provisional(rating, now),
-        "rated": rating.updated_at is not None,
-    }
 
 
 def chart(changes: list[RatingChange]) -> dict | None:

@@ -3,6 +3,7 @@ and the payout are both there or both not, and no diamond is made or lost."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -56,7 +57,8 @@ def diamond_match(server: Server) -> tuple[Browser, Browser, str]:
     _, lobby = bo.get("/online/")
     accept = re.search(r'action="(/online/challenge/\d+/accept/)"', lobby)[1]
     _, page = bo.post(accept, {})
-    return ana, bo, "/game/%s/" % re.search(r"/ws/game/([\w-]+)/", page)[1]
+    game_id = re.search(r"/ws/game/([\w-]+)/", page)[1]
+    return ana, bo, f"/game/{game_id}/"
 
 
 def move(player: Browser, game: str, step: int) -> int:
@@ -84,10 +86,8 @@ def test_killed_at_the_last_score_no_diamond_is_made_or_lost(tmp_path):
         box = last_box(bo, game)
 
         def last_score() -> None:
-            try:
+            with contextlib.suppress(OSError):  # the server died under it
                 bo.post(game + "score/", {"step": 51, "box": box}, htmx=True)
-            except OSError:  # the server died under it
-                pass
 
         last = threading.Thread(target=last_score, daemon=True)
         last.start()
