@@ -77,13 +77,7 @@ RESULT_WORDS = {
 
 def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
     """The profile's last finished online games, newest first, with their results."""
-    games = (
-        Game.objects.filter(
-            mode=Game.Mode.ONLINE, status=Game.Status.FINISHED, seats__visitor=player.visitor
-        )
-        .prefetch_related("seats", "rating_changes")
-        .order_by("-updated_at")[:limit]
-    )
+    games = Game.objects.last_finished_online(player.visitor, limit)
     words = {key: gettext(word) for key, word in RESULT_WORDS.items()}
     rows = []
     for game in games:
