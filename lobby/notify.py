@@ -46,6 +46,13 @@ def navigate(visitors: list[str], game, table: str | None = None, rematch_of=Non
         _send(table_group(table), message)
 
 
+def signed_out(visitor: str) -> None:
+    """This profile signed out its other browsers: its open lobby and table pages load the lobby
+    again, and those of the browsers signed out find themselves nobody there (their sockets
+    had read the profile once, when they opened)."""
+    _send(player_group(visitor), {"type": "navigate", "url": "/online/", "rematch_of": None})
+
+
 def game_changed(game_id: str) -> None:
     """A finished game's status redraws (a rematch was offered); the log did not change."""
     from games.services import notify_game

@@ -203,6 +203,17 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
             raise StaleAction(_("That challenge has expired."))
         if verb == "accept":
             players = [made.challenger, made.challenged]
+            if not made.challenger.online_until or made.challenger.online_until <= timezone.now():
+                # Started now, their seat would count as away from its first moment, and a
+                # stake would be lost to a game they never saw.
+                raise StaleAction(_("That player is not online any more."))
+            # Both rows locked in one order before the stake is checked (a top-up locks them
+            # too): three players accepting each other's challenges at once must not deadlock.
+            list(
+                Player.objects.select_for_update()
+                .filter(pk__in=[p.pk for p in players])
+                .order_by("pk")
+            )
             diamonds.check_stake(made.stake, made.challenged, made.challenger)
             made.game = start_online_game(players, stake=made.stake)
             diamonds.escrow(made.game, players)

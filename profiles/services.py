@@ -11,9 +11,12 @@ from django.utils import timezone
 from games.flow import _
 from games.services import ActionRefused
 from lobby.models import CODE_ALPHABET, Player
+from lobby import notify
 from lobby.services import Forbidden, check_rate, player_of
 from profiles.models import CODE_LENGTH, CODE_LIFETIME, Browser, DeviceCode, code_digest, normalized
 
+NO_CODE = _("Type the code shown on your other device.")
+ALREADY_YOU = _("This browser is already signed in to that profile.")
 BAD_CODE = _(
     "That code does not work: it may have been used already or be more than 10 minutes old. "
     "Make a new one on your other device."
@@ -40,6 +43,8 @@ def make_code(visitor: str | None, *, address: str | None = None) -> str:
     check_rate(player.visitor, "code", address)
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     with transaction.atomic():
+        # Two codes made at once: one after the other, so that only the newer one works.
+        Player.objects.select_for_update().filter(pk=player.pk).exists()
         DeviceCode.objects.filter(player=player, used_at=None).delete()
         DeviceCode.objects.create(
             player=player, digest=code_digest(code), expires_at=timezone.now() + CODE_LIFETIME
@@ -49,11 +54,15 @@ def make_code(visitor: str | None, *, address: str | None = None) -> str:
 
 def code_owner(typed: str, visitor: str | None, *, address: str | None = None) -> Player:
     """Whose profile a code signs in to, without using it (the page that asks to confirm)."""
+    if not normalized(typed):
+        raise BadCode(NO_CODE)
     check_rate(visitor, "code", address)
     found = DeviceCode.objects.usable().filter(digest=code_digest(normalized(typed)))
     code = found.select_related("player").first()
     if code is None:
         raise BadCode(BAD_CODE)
+    if code.player.visitor == visitor:
+        raise ActionRefused(ALREADY_YOU)
     return code.player
 
 
@@ -61,6 +70,8 @@ def use_code(typed: str, visitor: str | None, *, address: str | None = None) -> 
     """Use a code: the profile it signs in to. The caller then makes this browser that profile
     (``games.identity.sign_in_as``). A code works once: two browsers sending it at once find it
     used by the first."""
+    if not normalized(typed):
+        raise BadCode(NO_CODE)
     check_rate(visitor, "code", address)
     with transaction.atomic():
         code = (
@@ -73,7 +84,7 @@ def use_code(typed: str, visitor: str | None, *, address: str | None = None) -> 
         if code is None:
             raise BadCode(BAD_CODE)
         if code.player.visitor == visitor:
-            raise ActionRefused(_("This browser is already signed in to that profile."))
+            raise ActionRefused(ALREADY_YOU)
         code.used_at = timezone.now()
         code.save(update_fields=["used_at"])
     return code.player
@@ -95,4 +106,5 @@ def sign_out_others(visitor: str | None, session: SessionBase) -> int:
         player.others_signed_out_at = timezone.now()
         player.save(update_fields=["others_signed_out_at"])
         DeviceCode.objects.filter(player=player, used_at=None).delete()
+        notify.signed_out(player.visitor)
     return len(others)

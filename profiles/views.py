@@ -55,7 +55,7 @@ def find(request: HttpRequest) -> HttpResponse:
             "error": message,
             "typed": name,
         }
-        return render(request, "profiles/leaderboard.html", context, status=404)
+        return render(request, "profiles/leaderboard.html", context, status=404 if typed else 400)
     return redirect("profiles:profile", pk=player.pk)
 
 

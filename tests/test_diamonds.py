@@ -203,3 +203,11 @@ def test_two_challenges_accepted_at_once_cannot_overspend():
     assert balances()["ana"] == 50 and Game.objects.filter(stake=250).count() == 1
     assert audit_ok().in_play == 200 + 500  # the setup's stake and the one match's pot
     assert "Ana" in ana.get("/online/").text
+
+
+def test_a_challenge_from_a_player_gone_offline_cannot_be_accepted():
+    _ana, bo = challenge_for(250)
+    Player.objects.filter(visitor="ana").update(online_until=timezone.now())  # Ana went away
+    accept = bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/", headers=HTMX)
+    assert accept.status_code == 409 and "That player is not online any more." in accept.text
+    assert not Game.objects.exists() and balances() == {"ana": 500, "bo": 500}

@@ -92,7 +92,7 @@ def test_a_player_is_found_by_name_and_unknown_ones_are_told():
     assert found.status_code == 302 and found["Location"] == profile_url("ana")
     missing = Client().get("/players/", {"name": "Nobody"})
     assert missing.status_code == 404 and "Nobody is called that." in missing.text
-    assert Client().get("/players/", {"name": " "}).status_code == 404
+    assert Client().get("/players/", {"name": " "}).status_code == 400
     no_such = Client().get("/p/99999/")
     assert no_such.status_code == 404 and "There is no such player." in no_such.text
 
@@ -285,3 +285,23 @@ def test_the_chart_draws_the_last_hundred_rated_games():
     page = Client().get(profile_url("ana")).text
     assert len(re.search(r'<polyline points="([^"]+)"', page)[1].split()) == 101
     assert "The last 100 ranked games: from 1520 to 1620 (best 1620)." in page
+
+
+@pytestmark_db
+def test_an_own_code_or_none_is_told_plainly():
+    laptop = online("ana", "Ana")
+    code = code_from(laptop.post("/me/code/").text).replace("-", "")
+    own = laptop.get(f"/sign-in/{code}/")
+    assert own.status_code == 400 and "already signed in to that profile" in own.text
+    assert "Use this browser as" not in own.text
+    empty = Client().post("/sign-in/", {"code": " - "})
+    assert empty.status_code == 400 and "Type the code shown on your other device." in empty.text
+    assert Client().get("/players/", {"name": ""}).status_code == 400
+    assert DeviceCode.objects.usable().count() == 1  # nothing used
+
+
+@pytestmark_db
+def test_a_browser_with_a_profile_can_still_sign_in_with_a_code():
+    page = online("bo", "Bo").get(profile_url("bo")).text
+    assert 'href="/sign-in/"' in page
+    assert 'href="/sign-in/"' in Client().get("/online/").text  # and one without a profile

@@ -71,4 +71,4 @@ def test_a_diamond_match_moves_the_pot_to_the_winner(browser, server):
     expect(ana.get_by_text("You win!")).to_be_visible()
     ana.goto(server.url + "/me/")
     expect(ana.locator(".facts")).to_contain_text("550")
-    expect(ana.get_by_role("cell", name="Won the pot · the game")).to_be_visible()
+    expect(ana.get_by_role("link", name="Won the pot")).to_be_visible()
