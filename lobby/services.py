@@ -27,10 +27,10 @@ from lobby.models import (
 )
 
 # What one visitor (a browser session) may do per minute: challenges, tables made or joined,
-# names chosen, table codes looked up that found no table (a player's own table's page,
-# reloaded, never counts; someone guessing codes counts at every try), and device codes tried
-# or made (profiles).
-RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10}
+# names chosen, joins and leaves of the ranked queue, table codes looked up that found no table
+# (a player's own table's page, reloaded, never counts; someone guessing codes counts at every
+# try), and device codes tried or made (profiles).
+RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10, "queue": 20}
 # What everyone behind one address may do together per minute, so that a script making fresh
 # sessions meets a limit too: four times one visitor's, for a household or a class of players
 # behind one router.
