@@ -298,8 +298,8 @@ def test_the_end_of_a_ranked_game_shows_each_change():
     play_out(game, chance={"ana": (6, 6, 6, 6, 5)})
     page = client_for("bo").get(f"/game/{game.id}/").text
     assert "Ranked" in page
-    assert '<span class="rating-change">+241</span> <span class="note">(rating 1741?)' in page
-    assert '<span class="rating-change">-241</span> <span class="note">(rating 1259?)' in page
+    assert '<span class="rating-change up">+241</span> <span class="note">(rating 1741?)' in page
+    assert '<span class="rating-change down">-241</span> <span class="note">(rating 1259?)' in page
     spanish = client_for("bo").get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
     assert "Clasificatoria" in spanish and "+241" in spanish
 

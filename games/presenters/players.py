@@ -136,8 +136,11 @@ def rematch_offer(game: Game, viewer: Seat | None) -> dict:
 
 def rating_changes(game: Game) -> dict[int, dict]:
     """A rated game's change to each seat's rating, by position: ``{"change": "+12", "rating":
-    "1512"}`` (none for a game not rated). Read through the reverse relation of the rating
-    history (the lobby writes it), so that the games app needs no import of the lobby."""
+    "1512", "way": "up"}`` ("down", or "" for none; nothing for a game not rated).
+
+    Read through the reverse relation of the rating history (the lobby writes it), so that the
+    games app needs no import of the lobby.
+    """
     if not game.ranked:
         return {}
     positions = {seat.visitor: seat.position for seat in game.ordered_seats()}
@@ -147,9 +150,11 @@ def rating_changes(game: Game) -> dict[int, dict]:
     changes = {}
     for visitor, before, after, deviation in rows:
         new = ratings.Rating(after, deviation)
+        change = ratings.change(ratings.Rating(before), new)
         changes[positions.get(visitor)] = {
-            "change": ratings.change(ratings.Rating(before), new),
+            "change": change,
             "rating": ratings.shown(new),
+            "way": {"+": "up", "-": "down"}.get(change[0], ""),
         }
     return changes
 
