@@ -260,6 +260,10 @@ def expires_from_now() -> timezone.datetime:
     return timezone.now() + CHALLENGE_LIFETIME
 
 
+# What every change to the ranked queue serializes on (games.locks.serialize_on).
+QUEUE_LOCK = "ranked-queue"
+
+
 class QueueEntry(models.Model):
     """A player waiting for a ranked match (``lobby.ranked``): one entry per player, however
     many of their pages are open."""

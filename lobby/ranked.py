@@ -9,12 +9,13 @@ window, not the narrower: the one who has waited long has said they will take a 
 a newcomer who fits it plays at once rather than making both wait. Of the pairs that fit, the
 player who waited longest is paired first, with the closest rating.
 
-Pairing runs when someone joins, on a waiting player's lobby page every ``PAIR_SECONDS`` (its
-socket asks, ``lobby.consumers``: so a queue whose players are out of each other's windows
-pairs once the windows are wide enough, with nobody clicking), and on a lobby page load (pages
-without JavaScript). Every pairing holds one lock (``serialize_on("ranked-queue")``), as do
-joining and leaving, so of two pairings at once on two processes the second finds the entries
-gone: one game, never two.
+Pairing runs when someone joins, and on a waiting player's lobby page every ``PAIR_SECONDS``
+(its socket asks, ``lobby.consumers``): so a queue whose players are out of each other's windows
+pairs once the windows are wide enough, with nobody clicking, whichever process holds the
+pages. Every pairing holds one lock (``serialize_on("ranked-queue")``), as do joining and
+leaving, so of two pairings at once on two processes the second finds the entries gone: one
+game, never two. A pair is started only if both its entries were still there to delete (a
+challenge accepted or a table started meanwhile takes its players out of the queue).
 
 Who is not paired: a player whose lobby pages are all closed (not online) waits, and after
 ``ONLINE_WINDOW`` offline leaves the queue; a player in another live game leaves it; two
@@ -34,17 +35,19 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rating as ratings
 from games.flow import GameState, _
 from games.locks import serialize_on
-from games.models import Game
+from games.models import Game, Seat
 from games.services import StaleAction, start_online_game
 from lobby import notify
-from lobby.models import ONLINE_WINDOW, Player, QueueEntry, RatingChange
+from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange
 from lobby.services import Forbidden, check_rate, player_of
 
 START_WINDOW = 100.0
@@ -52,12 +55,12 @@ WIDEN_BY = 50.0
 WIDEN_EVERY = timedelta(seconds=10)
 # How often a waiting player's lobby page asks for a pairing (lobby.consumers).
 PAIR_SECONDS = 5
+PAIRED_KEY = "ranked:paired"  # in the cache while a page's pairing is recent
 FARMING_LIMIT = 3
 FARMING_PERIOD = timedelta(hours=24)
 # An online game counts as live (its player cannot queue) while it moved this recently; a ranked
 # game counts until it is over, as its player can always end it (leave out an absent opponent).
 LIVE_GAME = timedelta(minutes=10)
-QUEUE_LOCK = "ranked-queue"
 
 
 def window(joined_at: datetime, now: datetime) -> float:
@@ -82,15 +85,19 @@ def rated_together(a: Player, b: Player, now: datetime) -> int:
 def live_game(player: Player, now: datetime | None = None) -> Game | None:
     """The player's ranked game in progress, else an online game of theirs that moved in the
     last LIVE_GAME, in which they are still playing (not left out)."""
-    now = now or timezone.now()
-    games = Game.objects.of_visitor(player.visitor).in_progress().filter(mode=Game.Mode.ONLINE)
-    for game in games.prefetch_related("seats"):
-        seat = game.seat_of(player.visitor)
-        if seat.position in game.forfeited:
-            continue
-        if game.ranked or game.updated_at > now - LIVE_GAME:
-            return game
-    return None
+    seats = _live_seats([player.visitor], now or timezone.now())
+    return min(seats, key=lambda seat: not seat.game.ranked).game if seats else None
+
+
+def _live_seats(visitors: list[str], now: datetime) -> list[Seat]:
+    """These visitors' seats, not left out, in live games (see ``live_game``): one query."""
+    seats = Seat.objects.filter(
+        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME),
+        visitor__in=visitors,
+        game__status=Game.Status.PLAYING,
+        game__mode=Game.Mode.ONLINE,
+    ).select_related("game")
+    return [seat for seat in seats if seat.position not in seat.game.forfeited]
 
 
 def _named(visitor: str | None) -> Player:
@@ -134,8 +141,17 @@ def waiting(visitor: str | None) -> bool:
 
 
 def pair_if_waiting(visitor: str | None) -> list[Game]:
-    """A waiting player's page asks: pair the queue if this player is in it."""
-    return pair_waiting() if waiting(visitor) else []
+    """A waiting player's page asks: pair the queue if this player is in it, and no other page
+    (on any process: the cache is shared) has paired it in the last PAIR_SECONDS.
+
+    Every waiting page asks, so that the queue goes on pairing whichever pages close; but one
+    pairing in each PAIR_SECONDS is enough, where each page's own would cost the database as
+    many pairings as there are pages waiting.
+    """
+    recent = max(0, int(PAIR_SECONDS) - 1)  # seconds; 0 (ticks under a second): every time
+    if not waiting(visitor) or not cache.add(PAIRED_KEY, True, recent):
+        return []
+    return pair_waiting()
 
 
 def pair_waiting(now: datetime | None = None) -> list[Game]:
@@ -145,7 +161,8 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
         serialize_on(QUEUE_LOCK)
         now = now or timezone.now()
         entries = list(QueueEntry.objects.select_related("player"))
-        gone = [e for e in entries if _offline_for_good(e.player, now) or live_game(e.player, now)]
+        busy = {seat.visitor for seat in _live_seats([e.player.visitor for e in entries], now)}
+        gone = [e for e in entries if _offline_for_good(e.player, now) or e.player.visitor in busy]
         QueueEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
         ready = [e for e in entries if e not in gone and _online(e.player, now)]
         while len(ready) > 1:
@@ -200,8 +217,10 @@ def score_of_first(state: GameState) -> float:
 
 def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
     """Rate a ranked game as it finishes, in the finishing action's transaction, once."""
+    if not game.ranked or game.mode != Game.Mode.ONLINE:
+        return
     seats = game.ordered_seats()
-    if not game.ranked or game.mode != Game.Mode.ONLINE or len(seats) != 2:
+    if len(seats) != 2:
         return
     if RatingChange.objects.filter(game=game).exists():
         return

@@ -13,7 +13,7 @@ from games import services
 from games.models import Game, Seat
 from games.rules import CATEGORIES, IllegalMove
 from lobby import ranked
-from lobby.models import Player, QueueEntry, RatingChange
+from lobby.models import Challenge, Player, QueueEntry, RatingChange
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text
 from tests.factories import fill_all_but, scripted_roller
 
@@ -378,3 +378,32 @@ def test_joining_and_leaving_are_rate_limited():
     refused = ana.post("/online/ranked/join/", headers=HTMX)
     assert refused.status_code == 429 and "Too many requests" in refused.text
     assert not QueueEntry.objects.exists()
+
+
+def test_a_challenge_accepted_takes_both_players_out_of_the_queue():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    Player.objects.filter(visitor="bo").update(rating_value=2500)  # out of Ana's window
+    ana.post("/online/ranked/join/")
+    bo.post("/online/ranked/join/")
+    assert QueueEntry.objects.count() == 2
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})
+    bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
+    assert not QueueEntry.objects.exists()
+    assert not Game.objects.get().ranked
+    assert "Play ranked" in ana.get("/online/").text
+
+
+def test_one_waiting_page_in_a_few_seconds_pairs_for_all(monkeypatch):
+    calls = []
+    monkeypatch.setattr(ranked, "pair_waiting", lambda: calls.append(1) or [])
+    queue(player("ana", "Ana"))
+    queue(player("bo", "Bo", 1900))
+    assert ranked.pair_if_waiting("cy") == [] and calls == []  # not waiting: asks nothing
+    for visitor in ("ana", "bo", "ana"):
+        ranked.pair_if_waiting(visitor)
+    assert calls == [1]  # within PAIR_SECONDS, once
+    from django.core.cache import cache
+
+    cache.delete(ranked.PAIRED_KEY)  # as when the seconds have passed
+    ranked.pair_if_waiting("bo")
+    assert calls == [1, 1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -39,15 +40,20 @@ async def test_waiting_pages_pair_once_the_window_is_wide_enough_and_all_go_to_t
     monkeypatch,
 ):
     monkeypatch.setattr(ranked, "PAIR_SECONDS", 0.2)
-    # 200 apart: out of both windows (150 and 100) now, inside Ana's (200) in 4 seconds.
-    await queued("ana", "Ana", 1500, waited=16)
+    # The queue's clock, moved on by the test: a busy machine's slowness must not move it.
+    ahead = [timedelta(0)]
+    monkeypatch.setattr(ranked, "timezone", SimpleNamespace(now=lambda: timezone.now() + ahead[0]))
+    # 200 apart: out of both windows (100) now, inside both (250) 30 s later.
+    await queued("ana", "Ana", 1500, waited=0)
     await queued("bo", "Bo", 1700, waited=0)
     ana = await connect("/ws/lobby/", "ana")
     ana_other_tab = await connect("/ws/lobby/", "ana")
     bo = await connect("/ws/lobby/", "bo")
     for page in (ana, ana_other_tab, bo):
         await drain(page)
+    await asyncio.sleep(1)  # five ticks of each page
     assert await database_sync_to_async(Game.objects.count)() == 0  # nobody paired yet
+    ahead[0] = timedelta(seconds=30)  # nobody clicks anything
     links = set()
     for page in (ana, ana_other_tab, bo):
         links.add(GAME_LINK.search(await navigated(page))[1])
