@@ -220,6 +220,7 @@ def test_the_end_of_a_ranked_game_rates_both_players_once():
     bo.refresh_from_db()
     assert ratings.shown(ana.rating) == "1741?" and ratings.shown(bo.rating) == "1259?"
     assert ana.rated_at is not None and rows["ana"].value_after == ana.rating_value
+    assert ana.established_until is None  # provisional still: not on the leaderboard yet
     # The same last score sent again (a double submit, a retry) is refused and rates nothing.
     for step in (game.step - 1, game.step):
         with pytest.raises(IllegalMove, match="The game is over"):
@@ -407,3 +408,18 @@ def test_one_waiting_page_in_a_few_seconds_pairs_for_all(monkeypatch):
     cache.delete(ranked.PAIRED_KEY)  # as when the seconds have passed
     ranked.pair_if_waiting("bo")
     assert calls == [1, 1]
+
+
+def test_an_established_rating_rated_again_stays_on_the_leaderboard():
+    played = timezone.now() - timedelta(days=1)
+    ana, bo = player("ana", "Ana", 1700), player("bo", "Bo", 1650)
+    for who in (ana, bo):
+        who.rating = ratings.Rating(who.rating_value, 60, 0.06, played)
+        who.save()
+    game = ranked_game(ana, bo)
+    play_out(game, chance={"bo": (6, 6, 6, 6, 5)})
+    bo.refresh_from_db()
+    # Saved with the new rating (the rated_at of this game), not left as it was before it.
+    assert bo.established_until == ratings.established_until(bo.rating) > timezone.now()
+    assert bo.rated_at > played and bo.rating_value > 1650
+    assert sorted(p.visitor for p in Player.objects.established()) == ["ana", "bo"]

@@ -40,7 +40,7 @@ WORDS = {
         "ranked": "Clasificatoria",
         "end": "Terminar la partida",
         "over": "Fin de la partida",
-        "rating": "nivel {}",
+        "rating": "puntuación {}",
     },
 }
 
