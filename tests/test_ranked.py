@@ -109,9 +109,9 @@ def test_joining_pairs_and_both_pages_are_sent_to_the_game():
     ana, bo = online("ana", "Ana"), online("bo", "Bo")
     assert ana.post("/online/ranked/join/").status_code == 302
     assert "Looking for an opponent…" in ana.get("/online/").text
-    response = bo.post("/online/ranked/join/")
+    response = bo.post("/online/ranked/join/", headers=HTMX)
     game = Game.objects.get()
-    assert response.status_code == 302 and response["Location"] == f"/game/{game.id}/"
+    assert response.status_code == 204 and response["HX-Redirect"] == f"/game/{game.id}/"
     assert game.ranked
     assert not QueueEntry.objects.exists()
     # Ana's lobby now leads to her game, and the game page says it is ranked.
