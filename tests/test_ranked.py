@@ -423,3 +423,14 @@ def test_an_established_rating_rated_again_stays_on_the_leaderboard():
     assert bo.established_until == ratings.established_until(bo.rating) > timezone.now()
     assert bo.rated_at > played and bo.rating_value > 1650
     assert sorted(p.visitor for p in Player.objects.established()) == ["ana", "bo"]
+
+
+def test_a_fourth_ranked_game_in_a_day_between_the_same_two_is_not_rated():
+    ana, bo = player("ana", "Ana"), player("bo", "Bo")
+    for hours in (1, 2, 3):
+        rated_pair(ana, bo, hours)
+    game = ranked_game(ana, bo)  # started before the third was rated, say
+    play_out(game, chance={"ana": (6, 6, 6, 6, 5)})
+    assert game.status == Game.Status.FINISHED
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert Player.objects.get(visitor="ana").rating_value == 1500
