@@ -5,8 +5,10 @@ class LobbyConfig(AppConfig):
     name = "lobby"
 
     def ready(self) -> None:
-        """Pay diamond matches as they finish, in the finishing action's transaction."""
+        """Pay diamond matches and rate ranked matches as they finish, in the finishing action's
+        transaction."""
         from games import events
-        from lobby import diamonds
+        from lobby import diamonds, ranked
 
         events.game_finishing.connect(diamonds.settle_game, dispatch_uid="lobby.diamonds.settle")
+        events.game_finishing.connect(ranked.rate_game, dispatch_uid="lobby.ranked.rate_game")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -15,7 +16,7 @@ from games.live.csrf import masked
 from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, navigate_html, page_of
 from games.live.sockets import handshake
 from games.services import ActionRefused
-from lobby import notify, presence, presenters, services
+from lobby import notify, presence, presenters, ranked, services
 
 
 def fresh(page: dict) -> dict:
@@ -29,7 +30,7 @@ def render_lobby(visitor: str | None, page: dict) -> str:
         context = presenters.lobby_context(visitor) | {"oob": True} | fresh(page)
         return "".join(
             render_to_string(f"lobby/lobby.html#{part}", context)
-            for part in ("online", "challenges")
+            for part in ("ranked", "online", "challenges")
         )
 
 
@@ -50,6 +51,8 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
             html += navigate_html(url, page["language"])
         return html
 
+
+logger = logging.getLogger(__name__)
 
 CLOSE_NO_TABLE = 4404  # an application's close code (4000-4999): "no such table"
 
@@ -122,9 +125,28 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(PresenceConsumer):
-    """The lobby page."""
+    """The lobby page; while its player waits for a ranked match, it asks for a pairing every
+    few seconds (``lobby.ranked``): windows widen with time, with nobody clicking anything."""
 
     groups_of_page = (notify.LOBBY_GROUP,)
+
+    async def connect(self) -> None:
+        await super().connect()
+        self.pairing = asyncio.create_task(self._pair_while_waiting())
+
+    async def departed(self) -> None:
+        pairing = getattr(self, "pairing", None)
+        if pairing is not None:
+            pairing.cancel()
+        await super().departed()
+
+    async def _pair_while_waiting(self) -> None:
+        while self.visitor:
+            await asyncio.sleep(ranked.PAIR_SECONDS)
+            try:
+                await database_sync_to_async(ranked.pair_if_waiting)(self.visitor)
+            except Exception:  # a failed try (the database busy...) must not stop the next ones
+                logger.exception("Pairing the ranked queue failed")
 
     async def lobby_changed(self, event: dict) -> None:
         html = await database_sync_to_async(render_lobby)(self.visitor, self.page)

@@ -258,3 +258,21 @@ class TableSeat(models.Model):
 def expires_from_now() -> timezone.datetime:
     """When a challenge made now expires."""
     return timezone.now() + CHALLENGE_LIFETIME
+
+
+# What every change to the ranked queue serializes on (games.locks.serialize_on).
+QUEUE_LOCK = "ranked-queue"
+
+
+class QueueEntry(models.Model):
+    """A player waiting for a ranked match (``lobby.ranked``): one entry per player, however
+    many of their pages are open."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting since {self.joined_at:%H:%M:%S}"

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rating as ratings
-from lobby import diamonds
+from lobby import diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -37,7 +37,8 @@ def rating_view(player: Player, now) -> dict:
 
 
 def lobby_context(visitor: str | None) -> dict:
-    """Who is online, this player's open challenges, and those of theirs just declined."""
+    """Who is online, this player's open challenges, and those of theirs just declined; their
+    rating and place in the ranked queue."""
     me = Player.objects.filter(visitor=visitor).first() if visitor else None
     now = timezone.now()
     open_challenges = Challenge.objects.filter(
@@ -61,6 +62,7 @@ def lobby_context(visitor: str | None) -> dict:
         ]
         if me
         else [],
+        "ranked": ranked.panel(me, now) if me else None,
         "now": now,
         "diamonds": diamonds.balance(me) if me else 0,
         "stakes": diamonds.STAKES,

@@ -19,18 +19,20 @@ from lobby import diamonds, notify
 from lobby.models import (
     MAX_TABLE_SEATS,
     ONLINE_WINDOW,
+    QUEUE_LOCK,
     Challenge,
     Player,
+    QueueEntry,
     Table,
     TableSeat,
     expires_from_now,
 )
 
 # What one visitor (a browser session) may do per minute: challenges, tables made or joined,
-# names chosen, table codes looked up that found no table (a player's own table's page,
-# reloaded, never counts; someone guessing codes counts at every try), and device codes tried
-# or made (profiles).
-RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10}
+# names chosen, joins and leaves of the ranked queue, table codes looked up that found no table
+# (a player's own table's page, reloaded, never counts; someone guessing codes counts at every
+# try), and device codes tried or made (profiles).
+RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10, "queue": 20}
 # What everyone behind one address may do together per minute, so that a script making fresh
 # sessions meets a limit too: four times one visitor's, for a household or a class of players
 # behind one router.
@@ -215,7 +217,7 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
                 .order_by("pk")
             )
             diamonds.check_stake(made.stake, made.challenged, made.challenger)
-            made.game = start_online_game(players, stake=made.stake)
+            made.game = _start(players, stake=made.stake)
             diamonds.escrow(made.game, players)
             made.status = Challenge.Status.ACCEPTED
             # A crossed challenge (B had also challenged A) must not start a second game.
@@ -234,6 +236,14 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     if made.game:
         notify.navigate([made.challenger.visitor, made.challenged.visitor], made.game)
     return made
+
+
+def _start(players: list[Player], *, stake: int = 0) -> Game:
+    """An unranked online game for these players, who leave the ranked queue if they were in it
+    (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
+    serialize_on(QUEUE_LOCK)
+    QueueEntry.objects.filter(player__in=players).delete()
+    return start_online_game(players, stake=stake)
 
 
 def create_table(visitor: str | None, *, address: str | None = None) -> Table:
@@ -307,7 +317,7 @@ def start_table(visitor: str | None, code: str, *, address: str | None = None) -
         players = [seat.player for seat in table.seats.select_related("player")]
         if len(players) < 2:
             raise ActionRefused(_("Wait for at least one more player."))
-        table.game = start_online_game(players)
+        table.game = _start(players)
         table.save(update_fields=["game"])
     notify.table_changed(table.code)
     notify.navigate([p.visitor for p in players], table.game, table=table.code)
@@ -341,7 +351,7 @@ def _start_rematch_when_all_in(table: Table) -> None:
         seated = list(table.seats.select_related("player"))
         if table.started or {s.player.visitor for s in seated} != wanted:
             return
-        table.game = start_online_game([s.player for s in seated])
+        table.game = _start([s.player for s in seated])
         table.save(update_fields=["game"])
     notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

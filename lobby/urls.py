@@ -15,6 +15,8 @@ urlpatterns = [
         views.answer,
         name="answer",
     ),
+    path("online/ranked/join/", views.join_queue, name="join_queue"),
+    path("online/ranked/leave/", views.leave_queue, name="leave_queue"),
     path("table/new/", views.new_table, name="new_table"),
     path("table/join/", views.join_by_code, name="join_by_code"),
     path("t/<str:code>/", never_cache(views.table), name="table"),

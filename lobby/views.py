@@ -15,7 +15,7 @@ from games.identity import rotate_session_key, visitor_id
 from games.models import Game
 from games.responses import form_navigation, refusal_for, refused_page, refused_to
 from games.services import ActionRefused, translate_refusal
-from lobby import presenters, services
+from lobby import presenters, ranked, services
 
 
 @require_safe
@@ -39,7 +39,7 @@ def _lobby(
     }
     if request.htmx:
         # Only the live parts change: answer with them (and the error line) as swaps by id.
-        parts = ("error", "online", "challenges") if context["me"] else ("error",)
+        parts = ("error", "ranked", "online", "challenges") if context["me"] else ("error",)
         html = "".join(
             render_to_string(f"lobby/lobby.html#{p}", context | {"oob": True}, request)
             for p in parts
@@ -92,6 +92,28 @@ def answer(request: HttpRequest, challenge_id: int, verb: str) -> HttpResponse:
         return _lobby(request, translate_refusal(refusal), refusal.status)
     if made.game:
         return _after(request, "games:play", game_id=made.game.id)
+    return _lobby(request) if request.htmx else redirect("lobby:lobby")
+
+
+@require_POST
+def join_queue(request: HttpRequest) -> HttpResponse:
+    """Play ranked: wait in the queue for an opponent of about the same rating."""
+    try:
+        game = ranked.join(visitor_id(request), address=client_address(request))
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
+    if game is not None:  # paired at once: the opponent's pages are sent there too
+        return _after(request, "games:play", game_id=game.id)
+    return _lobby(request) if request.htmx else redirect("lobby:lobby")
+
+
+@require_POST
+def leave_queue(request: HttpRequest) -> HttpResponse:
+    """Stop waiting for a ranked opponent."""
+    try:
+        ranked.leave(visitor_id(request), address=client_address(request))
+    except ActionRefused as refusal:
+        return _lobby(request, translate_refusal(refusal), refusal.status)
     return _lobby(request) if request.htmx else redirect("lobby:lobby")
 
 

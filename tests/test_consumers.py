@@ -591,11 +591,11 @@ async def test_the_lobby_shows_who_comes_online():
     ana = await connect("/ws/lobby/", "ana")
     await drain(ana)
     bo = await connect("/ws/lobby/", "bo")
-    update = await receive_containing(ana, ">Bo</span>")
+    update = await receive_containing(ana, ">Bo</a>")
     assert 'id="online"' in update
     await bo.disconnect()
     gone = await receive_containing(ana, 'id="online"')
-    assert ">Bo</span>" not in gone
+    assert ">Bo</a>" not in gone
     await ana.disconnect()
 
 

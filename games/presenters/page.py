@@ -22,7 +22,14 @@ from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
-from games.presenters.players import is_own, player_view, ranking, rematch_offer, seat_name
+from games.presenters.players import (
+    is_own,
+    player_view,
+    ranking,
+    rating_changes,
+    rematch_offer,
+    seat_name,
+)
 from games.presenters.words import label, phrases
 from games.rules import UPPER_BONUS_THRESHOLD
 
@@ -163,7 +170,9 @@ def game_context(
         "several": len(seats) > 1,
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "ranking": Later(lambda: ranking(players()), language) if finished else [],
+        "ranking": Later(lambda: ranking(players(), rating_changes(game)), language)
+        if finished
+        else [],
         "sections": Later(lambda: card_sections(rows()), language),
         "totals": totals,
         "bonus_line": words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},

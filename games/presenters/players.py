@@ -7,6 +7,7 @@ from typing import TypedDict
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import rating as ratings
 from games.models import Game, Seat
 from games.rules import Scorecard
 from games.services import away_deadline
@@ -133,8 +134,37 @@ def rematch_offer(game: Game, viewer: Seat | None) -> dict:
     return {"asked": names, "mine": mine, "game_id": table.game_id}
 
 
-def ranking(players: list[PlayerView]) -> list[dict]:
-    """Final places, best total first; equal totals share a place (1, 1, 3); forfeits last."""
+def rating_changes(game: Game) -> dict[int, dict]:
+    """A rated game's change to each seat's rating, by position: ``{"change": "+12", "rating":
+    "1512", "way": "up"}`` ("down", or "" for none; nothing for a game not rated).
+
+    Read through the reverse relation of the rating history (the lobby writes it), so that the
+    games app needs no import of the lobby.
+    """
+    if not game.ranked:
+        return {}
+    positions = {seat.visitor: seat.position for seat in game.ordered_seats()}
+    rows = game.rating_changes.values_list(
+        "player__visitor", "value_before", "value_after", "deviation_after"
+    )
+    changes = {}
+    for visitor, before, after, deviation in rows:
+        new = ratings.Rating(after, deviation)
+        change = ratings.change(ratings.Rating(before), new)
+        changes[positions.get(visitor)] = {
+            "change": change,
+            "rating": ratings.shown(new),
+            "way": {"+": "up", "-": "down"}.get(change[0], ""),
+        }
+    return changes
+
+
+def ranking(players: list[PlayerView], changes: dict[int, dict] | None = None) -> list[dict]:
+    """Final places, best total first; equal totals share a place (1, 1, 3); forfeits last.
+
+    ``changes``: a rated game's change to each seat's rating (``rating_changes``).
+    """
+    changes = changes or {}
     ordered = sorted(players, key=lambda p: (p["presence"] == "left", -p["card"].total))
     places = []
     for index, player in enumerate(ordered):
@@ -143,6 +173,12 @@ def ranking(players: list[PlayerView]) -> list[dict]:
         previous = ordered[index - 1] if index else None
         tied = previous is not None and not forfeit and total == previous["card"].total
         place = places[-1]["place"] if tied else index + 1
-        entry = {"place": place, "player": player, "total": total, "forfeit": forfeit}
+        entry = {
+            "place": place,
+            "player": player,
+            "total": total,
+            "forfeit": forfeit,
+            "rating": changes.get(player["position"]),
+        }
         places.append(entry)
     return places

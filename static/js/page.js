@@ -77,8 +77,9 @@ function moveAmongBoxes(from, step) {
 // Online games: count down an away player's grace period; when it ends, hide the countdown and
 // show what replaces it: a line saying the time is up, the buttons that let the others go on
 // without them (the server checks the time again when they are pressed). The lobby counts down
-// its challenges the same way. Seconds are rounded up, as a countdown reads: "0:01" until the
-// end, which hides it in the same tick ("0:00" had stayed on screen).
+// its challenges the same way, and counts up the wait for a ranked opponent. Seconds are
+// rounded up, as a countdown reads: "0:01" until the end, which hides it in the same tick ("0:00"
+// had stayed on screen).
 function tickDeadlines() {
   const now = Date.now();
   for (const element of document.querySelectorAll("[data-deadline]")) {
@@ -93,6 +94,11 @@ function tickDeadlines() {
   // What is over when its time comes (a countdown, a lobby challenge's answers, "declined" lines).
   for (const element of document.querySelectorAll("[data-until]:not([hidden])")) {
     if (Date.parse(element.dataset.until) <= now) element.hidden = true;
+  }
+  // Count-ups: the lobby's wait for a ranked opponent, in seconds rounded down ("0:12").
+  for (const element of document.querySelectorAll("[data-since]")) {
+    const waited = Math.max(0, Math.floor((now - Date.parse(element.dataset.since)) / 1000));
+    element.textContent = `${Math.floor(waited / 60)}:${String(waited % 60).padStart(2, "0")}`;
   }
 }
 setInterval(tickDeadlines, 1000);

@@ -1,0 +1,269 @@
+"""Ranked matches: the matchmaking queue, its pairing, and the rating of a ranked game's end.
+
+Pairing. Two waiting players are paired when their ratings differ by no more than the wider of
+their two windows. A window is ``START_WINDOW`` (±100) on joining and widens by ``WIDEN_BY``
+(50) for every ``WIDEN_EVERY`` (10 s) its player has waited, without end: a queue of two always
+pairs in the end, after about a minute for a gap of 400 (Glicko-2 rates an uneven pairing by the
+expected result, so a far opponent costs the stronger player little when they win). The wider
+window, not the narrower: the one who has waited long has said they will take a wider range, and
+a newcomer who fits it plays at once rather than making both wait. Of the pairs that fit, the
+player who waited longest is paired first, with the closest rating.
+
+Pairing runs when someone joins, and on a waiting player's lobby page every ``PAIR_SECONDS``
+(its socket asks, ``lobby.consumers``): so a queue whose players are out of each other's windows
+pairs once the windows are wide enough, with nobody clicking, whichever process holds the
+pages. Every pairing holds one lock (``serialize_on("ranked-queue")``), as do joining and
+leaving, so of two pairings at once on two processes the second finds the entries gone: one
+game, never two. A pair is started only if both its entries were still there to delete (a
+challenge accepted or a table started meanwhile takes its players out of the queue).
+
+Who is not paired: a player whose lobby pages are all closed (not online) waits, and after
+``ONLINE_WINDOW`` offline leaves the queue; a player in another live game leaves it; two
+players already rated against each other ``FARMING_LIMIT`` times in ``FARMING_PERIOD`` are not
+paired together (rating farming).
+
+Rating. ``rate_game`` receives ``games.events.game_finishing`` inside the transaction of the
+action that finishes the game, and rates a ranked game there: both players' rows locked, one
+``RatingChange`` each (unique per player and game), both profiles saved. A retry or a double
+submit of the last score is refused by the game (finished, or a stale step) before anything is
+sent; a replay of the log (``Game.replayed_state``) sends nothing; and a game with rows already
+is never rated again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games import rating as ratings
+from games.flow import GameState, _
+from games.locks import serialize_on
+from games.models import Game, Seat
+from games.services import StaleAction, start_online_game
+from lobby import notify
+from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange
+from lobby.services import Forbidden, check_rate, player_of
+
+START_WINDOW = 100.0
+WIDEN_BY = 50.0
+WIDEN_EVERY = timedelta(seconds=10)
+# How often a waiting player's lobby page asks for a pairing (lobby.consumers).
+PAIR_SECONDS = 5
+PAIRED_KEY = "ranked:paired"  # in the cache while a page's pairing is recent
+FARMING_LIMIT = 3
+FARMING_PERIOD = timedelta(hours=24)
+# An online game counts as live (its player cannot queue) while it moved this recently; a ranked
+# game counts until it is over, as its player can always end it (leave out an absent opponent).
+LIVE_GAME = timedelta(minutes=10)
+
+
+def window(joined_at: datetime, now: datetime) -> float:
+    """How far apart in rating a player who joined then may be paired now.
+
+    >>> from datetime import UTC, datetime
+    >>> start = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> [window(start, start + timedelta(seconds=s)) for s in (0, 9, 10, 35)]
+    [100.0, 100.0, 150.0, 250.0]
+    """
+    steps = max(0, int((now - joined_at) / WIDEN_EVERY))
+    return START_WINDOW + WIDEN_BY * steps
+
+
+def rated_together(a: Player, b: Player, now: datetime) -> int:
+    """How many games rated these two players against each other in the last FARMING_PERIOD."""
+    return RatingChange.objects.filter(
+        player=a, created_at__gt=now - FARMING_PERIOD, game__rating_changes__player=b
+    ).count()
+
+
+def live_game(player: Player, now: datetime | None = None) -> Game | None:
+    """The player's ranked game in progress, else an online game of theirs that moved in the
+    last LIVE_GAME, in which they are still playing (not left out)."""
+    seats = _live_seats([player.visitor], now or timezone.now())
+    return min(seats, key=lambda seat: not seat.game.ranked).game if seats else None
+
+
+def _live_seats(visitors: list[str], now: datetime) -> list[Seat]:
+    """These visitors' seats, not left out, in live games (see ``live_game``): one query."""
+    seats = Seat.objects.filter(
+        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME),
+        visitor__in=visitors,
+        game__status=Game.Status.PLAYING,
+        game__mode=Game.Mode.ONLINE,
+    ).select_related("game")
+    return [seat for seat in seats if seat.position not in seat.game.forfeited]
+
+
+def _named(visitor: str | None) -> Player:
+    player = player_of(visitor)
+    if player is None:
+        raise Forbidden(_("Choose a name first."))
+    return player
+
+
+def join(visitor: str | None, *, address: str | None = None) -> Game | None:
+    """Put this player in the queue; the game that starts if they are paired at once."""
+    player = _named(visitor)
+    check_rate(player.visitor, "queue", address)
+    with transaction.atomic():
+        serialize_on(QUEUE_LOCK)
+        if QueueEntry.objects.filter(player=player).exists():
+            raise StaleAction(_("You are already looking for an opponent."))
+        if live_game(player):
+            raise Forbidden(_("You are in a game: finish it first."))
+        QueueEntry.objects.create(player=player)
+    notify.players_changed(player.visitor)  # the player's other tabs show the wait
+    started = pair_waiting()
+    return next((game for game in started if game.seat_of(player.visitor)), None)
+
+
+def leave(visitor: str | None, *, address: str | None = None) -> None:
+    """Take this player out of the queue."""
+    player = _named(visitor)
+    check_rate(player.visitor, "queue", address)
+    with transaction.atomic():
+        serialize_on(QUEUE_LOCK)
+        deleted, _rows = QueueEntry.objects.filter(player=player).delete()
+        if not deleted:
+            raise StaleAction(_("You are not in the queue."))
+    notify.players_changed(player.visitor)
+
+
+def waiting(visitor: str | None) -> bool:
+    """Whether this browser's player is in the queue (one indexed read)."""
+    return bool(visitor) and QueueEntry.objects.filter(player__visitor=visitor).exists()
+
+
+def pair_if_waiting(visitor: str | None) -> list[Game]:
+    """A waiting player's page asks: pair the queue if this player is in it, and no other page
+    (on any process: the cache is shared) has paired it in the last PAIR_SECONDS.
+
+    Every waiting page asks, so that the queue goes on pairing whichever pages close; but one
+    pairing in each PAIR_SECONDS is enough, where each page's own would cost the database as
+    many pairings as there are pages waiting.
+    """
+    recent = max(0, int(PAIR_SECONDS) - 1)  # seconds; 0 (ticks under a second): every time
+    if not waiting(visitor) or not cache.add(PAIRED_KEY, True, recent):
+        return []
+    return pair_waiting()
+
+
+def pair_waiting(now: datetime | None = None) -> list[Game]:
+    """Pair whoever in the queue can be paired now; the games started (see the module's notes)."""
+    started: list[tuple[Game, Player, Player]] = []
+    with transaction.atomic():
+        serialize_on(QUEUE_LOCK)
+        now = now or timezone.now()
+        entries = list(QueueEntry.objects.select_related("player"))
+        busy = {seat.visitor for seat in _live_seats([e.player.visitor for e in entries], now)}
+        gone = [e for e in entries if _offline_for_good(e.player, now) or e.player.visitor in busy]
+        QueueEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
+        ready = [e for e in entries if e not in gone and _online(e.player, now)]
+        while len(ready) > 1:
+            first = ready[0]
+            fits = [e for e in ready[1:] if _fit(first, e, now)]
+            if not fits:
+                ready.pop(0)
+                continue
+            second = min(fits, key=lambda e: abs(e.player.rating_value - first.player.rating_value))
+            ready = [e for e in ready if e not in (first, second)]
+            QueueEntry.objects.filter(pk__in=[first.pk, second.pk]).delete()
+            pair = [first.player, second.player]
+            if secrets.randbelow(2):  # who plays first: a coin's toss
+                pair.reverse()
+            started.append((start_online_game(pair, ranked=True), *pair))
+        for game, a, b in started:
+            notify.navigate([a.visitor, b.visitor], game)
+        if gone:
+            notify.players_changed(*(e.player.visitor for e in gone))
+    return [game for game, _a, _b in started]
+
+
+def _online(player: Player, now: datetime) -> bool:
+    return player.online_until is not None and player.online_until > now
+
+
+def _offline_for_good(player: Player, now: datetime) -> bool:
+    return player.online_until is None or player.online_until <= now - ONLINE_WINDOW
+
+
+def _fit(a: QueueEntry, b: QueueEntry, now: datetime) -> bool:
+    """Whether these two waiting players may be paired now."""
+    gap = abs(a.player.rating_value - b.player.rating_value)
+    if gap > max(window(a.joined_at, now), window(b.joined_at, now)):
+        return False
+    return rated_together(a.player, b.player, now) < FARMING_LIMIT
+
+
+def score_of_first(state: GameState) -> float:
+    """The first seat's score in a finished two-seat game: a seat left out loses, equal totals
+    draw, else the higher total wins."""
+    gone = state.forfeited
+    if gone == {1}:
+        return ratings.WIN
+    if gone == {0}:
+        return ratings.LOSS
+    first, second = (card.total for card in state.cards)
+    if first == second:
+        return ratings.DRAW
+    return ratings.WIN if first > second else ratings.LOSS
+
+
+def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
+    """Rate a ranked game as it finishes, in the finishing action's transaction, once."""
+    if not game.ranked or game.mode != Game.Mode.ONLINE:
+        return
+    seats = game.ordered_seats()
+    if len(seats) != 2:
+        return
+    if RatingChange.objects.filter(game=game).exists():
+        return
+    visitors = [seat.visitor for seat in seats]
+    # Locked in one order (by id) whichever seat each sits in: two games ending at once with
+    # the same players swapped must not wait for each other.
+    locked = Player.objects.select_for_update().filter(visitor__in=visitors).order_by("pk")
+    players = {player.visitor: player for player in locked}
+    if len(players) != 2:  # a profile gone: nobody to rate
+        return
+    a, b = (players[visitor] for visitor in visitors)
+    now = timezone.now()
+    if rated_together(a, b, now) >= FARMING_LIMIT:
+        return
+    score = score_of_first(state)
+    before = (a.rating, b.rating)
+    after = ratings.after_game(*before, score, now)
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player=player,
+            game=game,
+            value_before=old.value,
+            value_after=new.value,
+            deviation_after=new.deviation,
+            score=points,
+            created_at=now,
+        )
+        for player, old, new, points in zip((a, b), before, after, (score, 1 - score), strict=True)
+    )
+    for player, new in zip((a, b), after, strict=True):
+        player.rating = new
+        player.save(update_fields=Player.RATING_FIELDS)
+
+
+def panel(me: Player, now: datetime) -> dict:
+    """What the lobby's ranked panel shows this player: their rating, the wait, their game."""
+    entry = QueueEntry.objects.filter(player=me).first()
+    game = None if entry else live_game(me, now)
+    waited = round((now - entry.joined_at).total_seconds()) if entry else 0
+    return {
+        "rating": ratings.shown(me.rating, now),
+        "rank": gettext(ratings.rank_of(me.rating, now).name),
+        "since": entry.joined_at if entry else None,
+        "waited": f"{waited // 60}:{waited % 60:02}",
+        "game_id": game.id if game is not None and game.ranked else None,
+    }
