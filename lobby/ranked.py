@@ -201,20 +201,6 @@ def _fit(a: QueueEntry, b: QueueEntry, now: datetime) -> bool:
     return rated_together(a.player, b.player, now) < FARMING_LIMIT
 
 
-def score_of_first(state: GameState) -> float:
-    """The first seat's score in a finished two-seat game: a seat left out loses, equal totals
-    draw, else the higher total wins."""
-    gone = state.forfeited
-    if gone == {1}:
-        return ratings.WIN
-    if gone == {0}:
-        return ratings.LOSS
-    first, second = (card.total for card in state.cards)
-    if first == second:
-        return ratings.DRAW
-    return ratings.WIN if first > second else ratings.LOSS
-
-
 def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
     """Rate a ranked game as it finishes, in the finishing action's transaction, once."""
     if not game.ranked or game.mode != Game.Mode.ONLINE:
@@ -235,7 +221,7 @@ def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
     now = timezone.now()
     if rated_together(a, b, now) >= FARMING_LIMIT:
         return
-    score = score_of_first(state)
+    score = state.results()[0]  # a seat left out lost, equal totals drew
     before = (a.rating, b.rating)
     after = ratings.after_game(*before, score, now)
     RatingChange.objects.bulk_create(

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from games.flow import _
 from games.services import ActionRefused
-from lobby.models import CODE_ALPHABET, Player
 from lobby import notify
+from lobby.models import CODE_ALPHABET, Player
 from lobby.services import Forbidden, check_rate, player_of
 from profiles.models import CODE_LENGTH, CODE_LIFETIME, Browser, DeviceCode, code_digest, normalized
 

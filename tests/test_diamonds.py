@@ -52,6 +52,7 @@ def test_a_diamond_match_holds_both_stakes_and_pays_the_winner(settings):
     bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
     game = Game.objects.get()
     assert game.stake == 50 and diamonds.pot(game) == 100
+    assert "Diamond match: 50 each, the winner takes 100" in ana.get(f"/game/{game.id}/").text
     assert balances() == {"ana": 450, "bo": 450}
     assert audit_ok().in_play == 100
     # Bo leaves for good and Ana ends the game: Bo's seat loses, Ana takes the pot.
@@ -64,6 +65,8 @@ def test_a_diamond_match_holds_both_stakes_and_pays_the_winner(settings):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and diamonds.pot(game) == 0
     assert balances() == {"ana": 550, "bo": 450}
+    assert "You take the pot: 100 diamonds." in ana.get(f"/game/{game.id}/").text
+    assert "Ana takes the pot: 100 diamonds." in bo.get(f"/game/{game.id}/").text
     reasons = DiamondEntry.objects.filter(game=game).values_list(
         "player__visitor", "reason", "amount"
     )

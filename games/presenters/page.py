@@ -168,6 +168,7 @@ def game_context(
         "round_title": words["round"] % {"round": state.round},
         "players": players,
         "several": len(seats) > 1,
+        "pot": game.stake * len(seats),  # a diamond match's pot (lobby.diamonds holds it)
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
         "ranking": Later(lambda: ranking(players(), rating_changes(game)), language)
