@@ -161,6 +161,11 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def lobby_changed(self, event: dict) -> None:
         """Challenges changed: nothing to redraw on a game page."""
 
+    async def signed_out(self, event: dict) -> None:
+        """The player's profile signed out its other browsers: load the page again, so that a
+        browser signed out plays no more (its socket had read the player once, at its start)."""
+        await self.send(text_data=navigate_html(f"/game/{self.game_id}/", self.page["language"]))
+
     async def _keep_present(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)

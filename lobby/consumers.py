@@ -73,6 +73,7 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
     """An open page of a player who is online: keeps them online, follows their games starting."""
 
     groups_of_page: tuple[str, ...] = ()
+    path = "/online/"  # the page's address, to load it again (``signed_out``)
 
     async def connect(self) -> None:
         session = self.scope.get("session")
@@ -120,6 +121,10 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def lobby_changed(self, event: dict) -> None:
         """Lobby pages redraw; other pages ignore it."""
 
+    async def signed_out(self, event: dict) -> None:
+        """The profile signed out its other browsers: load the page again (notify.signed_out)."""
+        await self.send(text_data=navigate_html(self.path, self.page["language"]))
+
     async def table_changed(self, event: dict) -> None:
         """Table pages redraw; other pages ignore it."""
 
@@ -159,6 +164,7 @@ class TableConsumer(PresenceConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.groups_of_page = (notify.table_group(self.code),)
+        self.path = f"/t/{self.code}/"
         if not await database_sync_to_async(table_found)(self.scope, self.code):
             # Opened, then closed with a code the page does not reconnect on: a handshake
             # refused (403) would be tried again every second, each try one more wrong code

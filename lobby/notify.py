@@ -47,10 +47,10 @@ def navigate(visitors: list[str], game, table: str | None = None, rematch_of=Non
 
 
 def signed_out(visitor: str) -> None:
-    """This profile signed out its other browsers: its open lobby and table pages load the lobby
-    again, and those of the browsers signed out find themselves nobody there (their sockets
-    had read the profile once, when they opened)."""
-    _send(player_group(visitor), {"type": "navigate", "url": "/online/", "rematch_of": None})
+    """This profile signed out its other browsers: every open page of it (lobby, table, game)
+    loads again, as its socket read the profile once, when it opened; a page of a browser signed
+    out is then nobody's (a game's, a watcher's), the others are as before."""
+    _send(player_group(visitor), {"type": "signed.out"})
 
 
 def game_changed(game_id: str) -> None:

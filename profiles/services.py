@@ -91,7 +91,11 @@ def use_code(typed: str, visitor: str | None, *, address: str | None = None) -> 
 
 
 def sign_out_others(visitor: str | None, session: SessionBase) -> int:
-    """Sign out every browser of this profile but this one; how many were signed out."""
+    """Sign out every browser of this profile but this one; how many were signed out.
+
+    Their sessions are deleted; their open pages, whose sockets read the player once when they
+    opened, load again (``lobby.notify.signed_out``) and find themselves nobody's.
+    """
     player = profile_of(visitor)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)

@@ -768,3 +768,32 @@ async def test_a_page_that_comes_back_never_shows_its_own_seat_away():
     catch_up = await ana.receive_from(timeout=5)
     assert "Ana: here" in catch_up and "Ana: away" not in catch_up
     await ana.disconnect()
+
+
+async def test_signing_out_the_other_browsers_loads_every_open_page_of_the_profile_again():
+    """Its sockets read the player once, when they opened: a page of a browser signed out would
+    go on playing as them. Every page of the profile loads again; a signed-out one is nobody's."""
+    from lobby import notify
+
+    game = await new_online_game()
+    lobby = await connect("/ws/lobby/", "ana")
+    page = await connect(f"/ws/game/{game.id}/", "ana")
+    other = await connect(f"/ws/game/{game.id}/", "bo")
+    await drain(lobby)
+    await caught_up(page)
+    await caught_up(other)
+
+    @database_sync_to_async
+    def sign_out():
+        from django.db import transaction
+
+        with transaction.atomic():
+            notify.signed_out("ana")
+
+    await sign_out()
+    assert 'href="/online/" data-navigate' in await receive_containing(lobby, "data-navigate")
+    told = await receive_containing(page, "data-navigate")
+    assert f'href="/game/{game.id}/" data-navigate' in told
+    assert "data-navigate" not in "".join(await drain(other))  # Bo's page: not his profile
+    for communicator in (lobby, page, other):
+        await communicator.disconnect()
