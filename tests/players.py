@@ -65,7 +65,7 @@ def start_online_game(ana: Player, bo: Player) -> str:
     bo.go_online()
     ana_lobby, bo_lobby = ana.connect("/ws/lobby/"), bo.connect("/ws/lobby/")
     _, lobby = ana.browser.get("/online/")
-    bo_id = re.search(r'value="(\d+)"><button[^>]*aria-label="Challenge Bo"', lobby)[1]
+    bo_id = re.search(r'value="(\d+)" aria-label="Challenge Bo"', lobby)[1]
     ana.browser.post("/online/challenge/", {"player": bo_id})
     receive(bo_lobby, "Ana challenges you")  # pushed by WebSocket process 2
     _, page = bo.browser.get("/online/")

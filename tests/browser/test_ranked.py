@@ -118,3 +118,45 @@ def test_two_players_queue_land_in_one_ranked_game_and_see_their_change(
     bo.screenshot(path=shots / f"{tag}-4-bo-lost.png", full_page=True)
     ana_browser.close()
     bo_browser.close()
+
+
+def test_a_whole_ranked_game_rates_both_players(browser, server):
+    """Two people play every turn of a ranked game; its end shows both changes, which the
+    profiles keep."""
+    words = WORDS["en-GB"]
+    pages = []
+    for name in ("Ana", "Bo"):
+        page = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
+        go_online(page, server.url, name, words)
+        page.get_by_role("button", name=words["play"]).click()
+        pages.append(page)
+    for page in pages:
+        expect(page).to_have_url(re.compile(r"/game/[\w-]+/$"))
+    for _round in range(13):
+        for _seat in range(2):
+            mover = whose_turn(pages)
+            mover.get_by_role("button", name=ROLL).click()
+            mover.get_by_role("link", name=re.compile("would score")).first.click()
+            mover.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+            expect(mover.get_by_role("button", name=ROLL)).to_have_count(0)
+    changes = []
+    for page in pages:
+        expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
+        changes.append(page.locator(".ranking .rating-change").all_text_contents())
+    assert changes[0] == changes[1] and len(changes[0]) == 2  # both pages show both changes
+    assert sorted(changes[0]) in (["+241", "-241"], ["±0", "±0"])
+    pages[0].goto(server.url + "/me/")
+    expect(pages[0].locator(".rating-chart polyline")).to_have_count(1)
+
+
+ROLL = re.compile(r"^Roll")
+
+
+def whose_turn(pages: list[Page]) -> Page:
+    """The page that has a Roll button (the other's comes with the push of the last score)."""
+    for _ in range(100):
+        for page in pages:
+            if page.get_by_role("button", name=ROLL).count():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("no page shows a Roll button")
