@@ -265,17 +265,36 @@ class OpenPage(models.Model):
 
 
 class AppendOnly(Exception):
-    """Raised on any attempt to change or remove a logged action."""
+    """Raised on any attempt to change or remove a row of an append-only table."""
 
 
-class ActionQuerySet(models.QuerySet):
-    """Logged actions can be added and read, never changed or removed."""
+class AppendOnlyQuerySet(models.QuerySet):
+    """Rows can be added and read, never changed or removed (the action log, the diamond ledger)."""
 
     def update(self, **kwargs):
-        raise AppendOnly("the action log is append-only")
+        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
 
     def delete(self):
-        raise AppendOnly("the action log is append-only")
+        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
+
+
+class AppendOnlyModel(models.Model):
+    """A row that is written once: saving it again or deleting it raises ``AppendOnly``."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
+
+
+class ActionQuerySet(AppendOnlyQuerySet):
+    """Logged actions can be added and read, never changed or removed."""
 
     def recent(self, game: Game, seat: Seat | None) -> list[LoggedAction]:
         """The game's latest actions from ``seat``'s latest on (None: a watcher), oldest first.
@@ -289,7 +308,7 @@ class ActionQuerySet(models.QuerySet):
         return read_recent_actions(self.model, game, seat.position if seat is not None else -1)
 
 
-class Action(models.Model):
+class Action(AppendOnlyModel):
     """One entry of a game's append-only log: who did what, with the dice rolled."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
@@ -307,14 +326,6 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.seq}: {self.kind} {self.payload}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("the action log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("the action log is append-only")
 
 
 # The two writes of every move, with their SQL built once per process: Django builds it anew for

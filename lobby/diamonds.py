@@ -71,17 +71,24 @@ def welcome(player: Player) -> None:
 
 
 def balance(player: Player) -> int:
-    """The player's diamonds, after today's top-up if they are below the floor."""
-    if player.diamonds >= FLOOR:
+    """The player's diamonds, after today's top-up if they are below the floor.
+
+    Asked on every lobby redraw: a player below the floor already topped up today costs one read,
+    and only the top-up itself locks their row.
+    """
+    if player.diamonds >= FLOOR or _topped_up_today(player):
         return player.diamonds
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        today = timezone.localdate()
-        topped = locked.diamond_entries.filter(reason=Reason.TOP_UP, created_at__date=today)
-        if locked.diamonds < FLOOR and not topped.exists():
+        if locked.diamonds < FLOOR and not _topped_up_today(locked):
             move(locked, FLOOR - locked.diamonds, Reason.TOP_UP)
     player.diamonds = locked.diamonds
     return player.diamonds
+
+
+def _topped_up_today(player: Player) -> bool:
+    today = timezone.localdate()
+    return player.diamond_entries.filter(reason=Reason.TOP_UP, created_at__date=today).exists()
 
 
 def check_stake(stake: int, player: Player, opponent: Player | None = None) -> None:

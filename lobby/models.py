@@ -9,7 +9,7 @@ from django.db import models
 from django.utils import timezone
 
 from games import rating as ratings
-from games.models import Game
+from games.models import AppendOnlyModel, AppendOnlyQuerySet, Game
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
@@ -119,21 +119,7 @@ class RatingChange(models.Model):
         return f"{self.player} {self.value_before:.0f} -> {self.value_after:.0f}"
 
 
-class AppendOnly(Exception):
-    """Raised on any attempt to change or remove a row of the diamond ledger."""
-
-
-class DiamondEntryQuerySet(models.QuerySet):
-    """Ledger rows can be added and read, never changed or removed."""
-
-    def update(self, **kwargs):
-        raise AppendOnly("the diamond ledger is append-only")
-
-    def delete(self):
-        raise AppendOnly("the diamond ledger is append-only")
-
-
-class DiamondEntry(models.Model):
+class DiamondEntry(AppendOnlyModel):
     """One movement of diamonds into or out of a player's account (lobby.diamonds writes them)."""
 
     class Reason(models.TextChoices):
@@ -152,7 +138,7 @@ class DiamondEntry(models.Model):
     balance_after = models.IntegerField()
     created_at = models.DateTimeField(default=timezone.now)
 
-    objects = DiamondEntryQuerySet.as_manager()
+    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -170,14 +156,6 @@ class DiamondEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.amount:+d} ({self.reason})"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("the diamond ledger is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("the diamond ledger is append-only")
 
 
 class Challenge(models.Model):

@@ -11,10 +11,23 @@ from lobby import diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
-def time_left(until, now) -> str:
-    """What a countdown shows first, as page.js goes on showing it: minutes:seconds."""
-    seconds = max(0, round((until - now).total_seconds()))
+def clock(seconds: float) -> str:
+    """Seconds as page.js's countdowns and count-ups show them: minutes:seconds."""
+    seconds = max(0, round(seconds))
     return f"{seconds // 60}:{seconds % 60:02}"
+
+
+def time_left(until, now) -> str:
+    """What a countdown shows first, as page.js goes on showing it."""
+    return clock((until - now).total_seconds())
+
+
+def ranked_panel(me: Player, now) -> dict:
+    """The lobby's ranked panel: the player's rating and rank, the wait, their ranked game."""
+    queue = ranked.panel(me, now)
+    view = rating_view(me, now)
+    waited = clock((now - queue["since"]).total_seconds()) if queue["since"] else "0:00"
+    return queue | {"rating": view["shown"], "rank": view["rank"], "waited": waited}
 
 
 def _with_time_left(challenges, now) -> list[Challenge]:
@@ -62,7 +75,7 @@ def lobby_context(visitor: str | None) -> dict:
         ]
         if me
         else [],
-        "ranked": ranked.panel(me, now) if me else None,
+        "ranked": ranked_panel(me, now) if me else None,
         "now": now,
         "diamonds": diamonds.balance(me) if me else 0,
         "stakes": diamonds.STAKES,

@@ -39,7 +39,6 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from games import rating as ratings
 from games.flow import GameState, _
@@ -242,14 +241,10 @@ def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
 
 
 def panel(me: Player, now: datetime) -> dict:
-    """What the lobby's ranked panel shows this player: their rating, the wait, their game."""
+    """The ranked queue as this player stands in it: since when they wait, their ranked game."""
     entry = QueueEntry.objects.filter(player=me).first()
     game = None if entry else live_game(me, now)
-    waited = round((now - entry.joined_at).total_seconds()) if entry else 0
     return {
-        "rating": ratings.shown(me.rating, now),
-        "rank": gettext(ratings.rank_of(me.rating, now).name),
         "since": entry.joined_at if entry else None,
-        "waited": f"{waited // 60}:{waited % 60:02}",
         "game_id": game.id if game is not None and game.ranked else None,
     }

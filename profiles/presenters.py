@@ -11,6 +11,7 @@ from games.models import Game, Seat
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player, RatingChange
 from lobby.presenters import rating_view
+from lobby.services import player_of
 from profiles.models import Browser
 
 LAST_GAMES = 10
@@ -140,7 +141,7 @@ def leaderboard_context(viewer: str | None) -> dict:
         {"place": place, "player": p, "rating": rating_view(p, now), "me": p.visitor == viewer}
         for place, p in enumerate(top, start=1)
     ]
-    me = Player.objects.filter(visitor=viewer).first() if viewer else None
+    me = player_of(viewer)
     mine = None
     if me is not None and not any(row["me"] for row in rows):
         if board.filter(pk=me.pk).exists():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import http.cookiejar
 import os
 import re
@@ -126,3 +127,18 @@ class Redis(processes.Redis):
     def __init__(self) -> None:
         super().__init__()
         self.start()
+
+
+def at_once(calls):
+    """Run the calls in parallel threads; their (status, page) answers in order."""
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(lambda call: call(), calls))
+
+
+def online(server: Server, name: str) -> Browser:
+    """A browser that went online under ``name`` on this server."""
+    player = Browser(server.url)
+    player.get("/online/")
+    status, _ = player.post("/online/name/", {"name": name})
+    assert status == 200, name
+    return player

@@ -9,9 +9,9 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import AppendOnly, Game, Seat
 from lobby import diamonds
-from lobby.models import AppendOnly, Challenge, DiamondEntry, Player
+from lobby.models import Challenge, DiamondEntry, Player
 from tests.clients import HTMX, online
 
 pytestmark = pytest.mark.django_db

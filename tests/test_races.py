@@ -7,12 +7,11 @@ transactions racing.
 
 from __future__ import annotations
 
-import concurrent.futures
 import re
 
 import pytest
 
-from tests.servers import Browser, Server
+from tests.servers import Browser, Server, at_once, online
 
 
 @pytest.fixture
@@ -21,20 +20,6 @@ def server(tmp_path):
     server.env["AWAY_GRACE_SECONDS"] = "0"
     with server:
         yield server
-
-
-def at_once(calls):
-    """Run the calls in parallel threads; their (status, page) answers in order."""
-    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(lambda call: call(), calls))
-
-
-def online(server: Server, name: str) -> Browser:
-    player = Browser(server.url)
-    player.get("/online/")
-    status, _ = player.post("/online/name/", {"name": name})
-    assert status == 200, name
-    return player
 
 
 def player_id(page: str, name: str) -> str:

@@ -4,32 +4,17 @@ joining at once make one entry."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import re
 
 import pytest
 
-from tests.servers import Browser, Server
+from tests.servers import Browser, Server, at_once, online
 
 
 @pytest.fixture
 def server(tmp_path):
     with Server(tmp_path) as running:
         yield running
-
-
-def at_once(calls):
-    """Run the calls in parallel threads; their (status, page) answers in order."""
-    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(lambda call: call(), calls))
-
-
-def online(server: Server, name: str) -> Browser:
-    player = Browser(server.url)
-    player.get("/online/")
-    status, _ = player.post("/online/name/", {"name": name})
-    assert status == 200, name
-    return player
 
 
 def ranked_games(player: Browser) -> set[str]:
