@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from django.db import connection, connections, models
+from django.utils import timezone
 
 from games.flow import GameState, Turn, replay
 from games.recent import LoggedAction, read_recent_actions, recent_actions
@@ -132,6 +133,18 @@ class Game(models.Model):
     # Until when a watcher's page is open (kept fresh by its socket): a move renders the watchers'
     # redraw only then. In the row that every move locks and reads, so no move has to ask.
     watched_until = models.DateTimeField(null=True, blank=True)
+    # Provably fair dice (``games.dice``): the secret seed every roll comes from, its SHA-256 shown
+    # from the start, and text a player added before the first roll. Blank in games from before
+    # (their dice are as stored, with nothing to verify).
+    seed = models.CharField(max_length=64, blank=True)
+    seed_hash = models.CharField(max_length=64, blank=True)
+    player_seed = models.CharField(max_length=64, blank=True)
+    # When the seed may be shown: once the game is over (None), or later (the daily challenge's
+    # seed is everyone's that day, so it is shown when the day is over).
+    reveal_after = models.DateTimeField(null=True, blank=True)
+    # A solo, computer or pass-the-phone game whose player shared its replay (online games are
+    # open to anyone who has the link, as their watchers are).
+    shared = models.BooleanField(default=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -148,6 +161,13 @@ class Game(models.Model):
         if self.loaded_seats is not None:
             return self.loaded_seats
         return sorted(self.seats.all(), key=lambda seat: seat.position)
+
+    @property
+    def seed_revealed(self) -> bool:
+        """True once the seed may be shown: the game is over, and so is its day if it has one."""
+        if not self.seed or self.status != self.Status.FINISHED:
+            return False
+        return self.reveal_after is None or self.reveal_after <= timezone.now()
 
     def seat_of(self, visitor: str | None) -> Seat | None:
         """The seat this browser plays now: the current seat if it is theirs, else their first."""

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import advice, events
-from games.flow import Turn, _
+from games import advice, dice, events
+from games.flow import _
 from games.models import Action, Game, Seat, insert_rows, update_columns
 from games.rules import NUM_DICE, IllegalMove
 from games.strategy import bots
@@ -71,8 +71,12 @@ def translate_refusal(refusal: Exception) -> str:
 
 
 def roll_dice(count: int) -> list[int]:
-    """``count`` dice rolled with the operating system's cryptographic RNG."""
+    """``count`` dice rolled with the operating system's cryptographic RNG (games with no seed)."""
     return [secrets.randbelow(6) + 1 for _ in range(count)]
+
+
+# Rolls n dice: tests and benchmarks pass scripted ones to ``perform``; games roll from their seed.
+Roll = Callable[[int], list[int]]
 
 
 def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
@@ -110,7 +114,12 @@ def start_online_game(players: list, *, ranked: bool = False, stake: int = 0) ->
     return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, ranked=ranked, stake=stake)
 
 
-def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool, **options) -> Game:
+def _create_game(
+    mode: str, seats: list[dict], multiple_yahtzees: bool, seed: str | None = None, **options
+) -> Game:
+    """The game and its seats, committed to a secret seed (``seed``: the daily challenge's)."""
+    seed = seed or dice.new_seed()
+    options |= {"seed": seed, "seed_hash": dice.commitment(seed)}
     with transaction.atomic():
         game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, **options)
         Seat.objects.bulk_create(
@@ -119,7 +128,7 @@ def _create_game(mode: str, seats: list[dict], multiple_yahtzees: bool, **option
         if seats[0].get("bot"):
             # The computer sits first: it opens the game now, or nobody ever would.
             log = _Log(Game.objects.prefetch_related("seats").get(pk=game.pk))
-            _play_computer_turns(log, roll_dice)
+            _play_computer_turns(log, None)
             log.save()
             game = log.game
     return game
@@ -210,7 +219,7 @@ def perform(
     params: Mapping[str, Any],
     step: int | None,
     *,
-    roll: Callable[[int], list[int]] = roll_dice,
+    roll: Roll | None = None,
     tab: str | None = None,
 ) -> Game:
     """Apply one action by ``visitor`` to the game, at most once, and log it.
@@ -219,7 +228,8 @@ def perform(
 
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
-    game's step the page showed; ``roll`` rolls n dice (tests pass a scripted one). Raises
+    game's step the page showed. The dice come from the game's seed (``games.dice``); ``roll``,
+    given, rolls n dice instead (tests pass scripted ones). Raises
     ActionRefused or IllegalMove, changing nothing, when the action cannot be applied. When the
     turn passes to the computer, it plays its turns here too, each move logged like a person's.
     """
@@ -230,7 +240,7 @@ def perform(
         if step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
         log = _Log(game)
-        log.record(seat.position, kind, _payload(kind, params, log.state.turn, roll))
+        log.record(seat.position, kind, log.payload(kind, params, roll))
         _play_computer_turns(log, roll)
         log.save()
         if len(log.actions) == 1:
@@ -263,6 +273,29 @@ class _Log:
         )
         self.state = state
 
+    def payload(self, kind: str, params: Mapping[str, Any], roll: Roll | None) -> dict[str, Any]:
+        """The log payload of the current seat's move; the server rolls the dice here."""
+        turn = self.state.turn
+        if kind != "roll":
+            return _payload(kind, params)
+        seen = params.get("held")
+        if seen is not None and tuple(seen) != turn.held:
+            raise StaleAction(_("The held dice changed in another window: here they are now."))
+        slots = [i for i in range(NUM_DICE) if not turn.dice or not turn.held[i]]
+        if roll is not None:
+            fresh = roll(len(slots))
+        elif self.game.seed:
+            seat = self.state.current
+            number = self.state.cards[seat].turns_played + 1
+            dice_key = dice.key(self.game.seed, self.game.player_seed)
+            fresh = dice.faces(dice_key, seat, number, turn.rolls + 1, slots)
+        else:  # a game from before seeds
+            fresh = roll_dice(len(slots))
+        rolled = list(turn.dice) if turn.dice else [0] * NUM_DICE
+        for slot, face in zip(slots, fresh, strict=True):
+            rolled[slot] = face
+        return {"dice": rolled}
+
     def save(self) -> None:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
         cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
@@ -285,7 +318,7 @@ SNAPSHOT_FIELDS = (
 )  # fmt: skip
 
 
-def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
+def _play_computer_turns(log: _Log, roll: Roll | None) -> None:
     """While the turn is the computer's, play it move by move, logged like a person's moves."""
     rng = random.Random(secrets.randbits(64))
     while not log.state.finished and log.seats[log.state.current].bot:
@@ -293,7 +326,7 @@ def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
         advisor = advice.advisor(log.game.multiple_yahtzees)
         if advisor is None and seat.bot in advice.NEEDS_TABLE:
             raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
-        log.record(seat.position, "roll", _payload("roll", {}, log.state.turn, roll))
+        log.record(seat.position, "roll", log.payload("roll", {}, roll))
         while True:
             turn = log.state.turn
             card = log.state.cards[seat.position]
@@ -310,23 +343,11 @@ def _play_computer_turns(log: _Log, roll: Callable[[int], list[int]]) -> None:
             for die, held in enumerate(wanted):
                 if held != turn.held[die]:
                     log.record(seat.position, "hold", {"die": die, "held": held})
-            log.record(seat.position, "roll", _payload("roll", {}, log.state.turn, roll))
+            log.record(seat.position, "roll", log.payload("roll", {}, roll))
 
 
-def _payload(
-    kind: str, params: Mapping[str, Any], turn: Turn, roll: Callable[[int], list[int]]
-) -> dict[str, Any]:
-    """Turn the page's request into a log payload; the server rolls the dice here."""
-    if kind == "roll":
-        seen = params.get("held")
-        if seen is not None and tuple(seen) != turn.held:
-            raise StaleAction(_("The held dice changed in another window: here they are now."))
-        if not turn.dice:
-            return {"dice": roll(NUM_DICE)}
-        fresh = iter(roll(turn.held.count(False)))
-        return {
-            "dice": [d if h else next(fresh) for d, h in zip(turn.dice, turn.held, strict=True)]
-        }
+def _payload(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The log payload of a hold or a score, from the page's request."""
     if kind == "hold":
         return {"die": params.get("die"), "held": params.get("held")}
     if kind == "score":

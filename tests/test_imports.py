@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "lobby", "profiles", "yahtzee_site", "backends")
+PACKAGES = ("games", "lobby", "profiles", "history", "yahtzee_site", "backends")
 LIVE = ("games.consumers", "lobby.consumers", "games.live")
 # Who may import the live layer: the live layer itself, and the wiring (routes, ASGI, app
 # start-up, where the live layer subscribes to games.events).
@@ -116,9 +116,14 @@ def test_lobby_uses_the_shared_base_not_the_game_pages_views_or_consumers():
 
 
 def test_the_apps_build_on_each_other_one_way():
-    """games knows nothing of lobby or profiles; lobby nothing of profiles (it builds on lobby)."""
+    """games knows nothing of the apps built on it; lobby nothing of profiles or history (they
+    build on lobby); history nothing of profiles (the profile page shows history's stats)."""
     graph = import_graph()
-    below = {"games": ("lobby", "profiles"), "lobby": ("profiles",)}
+    below = {
+        "games": ("lobby", "profiles", "history"),
+        "lobby": ("profiles", "history"),
+        "history": ("profiles",),
+    }
     reaching = {
         module: {m for m in imported if is_in(m, below[module.split(".")[0]])}
         for module, imported in graph.items()

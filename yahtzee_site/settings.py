@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "games",
     "lobby",
     "profiles",
+    "history",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,67 @@
+"""What each finished game came to, per seat: the cache behind My games, the stats and the boards.
+
+A ``Summary`` is worked out from the game's action log (``history.summaries``), never kept by hand:
+written in the transaction of the action that finishes the game, and worked out again from the log
+whenever it is missing (games from before, or a seat analysed while the strategy table was not
+loaded). A finished game never changes, so a summary of it stays exact.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from games.models import Game, Seat
+
+
+class SummaryQuerySet(models.QuerySet):
+    """Queries on summaries."""
+
+    def of_visitor(self, visitor: str) -> SummaryQuerySet:
+        """The summaries of this browser's (or profile's) seats, newest game first."""
+        if not visitor:  # computer seats have no visitor: "" must not match them
+            return self.none()
+        return self.filter(visitor=visitor).order_by("-finished_at", "-id")
+
+    def analysed(self) -> SummaryQuerySet:
+        """Those whose decisions were valued by the perfect player."""
+        return self.filter(decisions__isnull=False)
+
+
+class Summary(models.Model):
+    """One person's seat in a finished game: score, bonus, Yahtzees, result, points lost."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="summary")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="summaries")
+    visitor = models.CharField(max_length=64)
+    mode = models.CharField(max_length=16, choices=Game.Mode.choices)
+    ranked = models.BooleanField(default=False)
+    stake = models.PositiveIntegerField(default=0)
+    daily = models.BooleanField(default=False)  # an attempt at a daily challenge
+    finished_at = models.DateTimeField()
+    total = models.PositiveIntegerField()
+    upper_bonus = models.BooleanField()
+    yahtzees = models.PositiveSmallIntegerField()  # Yahtzees scored: the 50 and each bonus
+    result = models.FloatField()  # 1 won, 0.5 tied for first, 0 lost (a solo game: 1)
+    forfeited = models.BooleanField(default=False)
+    # Valued by the perfect player (None until it could be: its table was not loaded).
+    decisions = models.PositiveSmallIntegerField(null=True)
+    loss = models.FloatField(null=True)  # expected points lost, over the whole game
+    # The costliest decisions, for "learn from your mistakes": [{"index": i, "loss": x}, ...]
+    costliest = models.JSONField(default=list)
+
+    objects = SummaryQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["visitor", "-finished_at"], name="summaries_of_a_visitor"),
+        ]
+
+    def __str__(self) -> str:
+        return f"summary of {self.seat}"
+
+    @property
+    def average_loss(self) -> float | None:
+        """Expected points lost per decision (None: not analysed)."""
+        if not self.decisions:
+            return None if self.decisions is None else 0.0
+        return self.loss / self.decisions

@@ -1,0 +1,157 @@
+"""Summing up a finished game from its action log, once per person's seat (``history.Summary``).
+
+``on_finish`` writes the summaries in the transaction of the action that finishes the game
+(``games.events.game_finishing``), so they commit with it. ``fill_missing`` works out, from the log,
+those a browser lacks: games that finished before summaries existed, and seats whose decisions could
+not be valued then because the strategy table was not loaded. Either way the numbers come from
+replaying the log, the same for every game.
+
+Accuracy: each decision's expected points lost against the perfect player is turned into a score
+from 100 (the best move) down to 0, as Lichess turns what a chess move loses into an accuracy,
+``103.1668 * exp(-0.04354 * loss) - 3.1669``: there the loss is in winning chances, here in points.
+A decision losing 1 point scores 95.6, 3 points 87.4, 8 points (a blunder) 69.7, 25 points 31.6.
+A game's or a player's accuracy is the mean over their decisions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import advice
+from games.analysis import Analysis, analyse
+from games.flow import GameState, replay
+from games.models import Game, Seat
+from games.rules import YAHTZEE_BONUS
+from history.models import Summary
+
+COSTLIEST_KEPT = 3  # decisions of each game kept for "learn from your mistakes"
+
+
+def accuracy(loss: float) -> float:
+    """A decision's accuracy, 0-100, from the expected points it lost (see the module's doc)."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * max(loss, 0.0)) - 3.1669))
+
+
+def actions_of(game: Game) -> list[tuple[int, str, dict]]:
+    """The game's log as ``(seat, kind, payload)``, in order."""
+    return [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
+
+
+def analysis_of(game: Game, seat: int, actions=None) -> Analysis | None:
+    """Every decision of ``seat`` valued by the perfect player (None while its table is missing)."""
+    advisor = advice.advisor(game.multiple_yahtzees)
+    if advisor is None:
+        return None
+    return analyse(
+        actions if actions is not None else actions_of(game),
+        seats=len(game.ordered_seats()),
+        seat=seat,
+        multiple_yahtzees=game.multiple_yahtzees,
+        advisor=advisor,
+    )
+
+
+def summarise(game: Game, state: GameState | None = None, actions=None) -> list[Summary]:
+    """The summaries of a finished game's people (not saved), worked out from its log."""
+    seats = game.ordered_seats()
+    if actions is None:
+        actions = actions_of(game)
+    if state is None:
+        state = replay(actions, len(seats), multiple_yahtzees=game.multiple_yahtzees)
+    results = state.results()
+    summaries = []
+    for seat in seats:
+        if seat.bot or not seat.visitor:
+            continue
+        card = state.cards[seat.position]
+        analysis = analysis_of(game, seat.position, actions)
+        costliest = []
+        if analysis is not None:
+            costliest = [
+                {"index": d.index, "loss": round(d.loss, 4)}
+                for d in analysis.costliest(COSTLIEST_KEPT)
+            ]
+        summaries.append(
+            Summary(
+                seat=seat,
+                game=game,
+                visitor=seat.visitor,
+                mode=game.mode,
+                ranked=game.ranked,
+                stake=game.stake,
+                daily=game.reveal_after is not None,
+                finished_at=game.updated_at or timezone.now(),
+                total=card.total,
+                upper_bonus=card.upper_bonus > 0,
+                yahtzees=(card.boxes.get("yahtzee") == 50) + card.yahtzee_bonus // YAHTZEE_BONUS,
+                result=results[seat.position] if len(seats) > 1 else 1.0,
+                forfeited=seat.position in state.forfeited,
+                decisions=None if analysis is None else len(analysis.decisions),
+                loss=None if analysis is None else analysis.total_loss,
+                costliest=costliest,
+            )
+        )
+    return summaries
+
+
+def on_finish(sender, game: Game, state: GameState, **kwargs) -> None:
+    """Write the summaries of a game as it finishes (``games.events.game_finishing``)."""
+    game.updated_at = game.updated_at or timezone.now()
+    Summary.objects.bulk_create(summarise(game, state))
+
+
+def fill_missing(visitor: str, limit: int = 50) -> int:
+    """Work out up to ``limit`` of this browser's missing summaries from the logs; how many.
+
+    Missing: finished games with no summary of this browser's seats, and summaries whose
+    decisions were not valued yet (while the strategy table was not loaded).
+    """
+    if not visitor:
+        return 0
+    done = 0
+    unvalued = Summary.objects.filter(visitor=visitor, decisions__isnull=True)
+    if advice.is_ready() and unvalued.exists():
+        for summary in unvalued.select_related("game")[:limit]:
+            game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
+            analysis = analysis_of(game, summary.seat.position)
+            if analysis is not None:
+                _value(summary, analysis)
+                done += 1
+    missing = (
+        Seat.objects.filter(
+            visitor=visitor, summary__isnull=True, game__status=Game.Status.FINISHED
+        )
+        .values_list("game_id", flat=True)
+        .distinct()[: max(limit - done, 0)]
+    )
+    for game_id in missing:
+        done += _summarise_again(game_id)
+    return done
+
+
+def _value(summary: Summary, analysis: Analysis) -> None:
+    summary.decisions = len(analysis.decisions)
+    summary.loss = analysis.total_loss
+    summary.costliest = [
+        {"index": d.index, "loss": round(d.loss, 4)} for d in analysis.costliest(COSTLIEST_KEPT)
+    ]
+    summary.save(update_fields=["decisions", "loss", "costliest"])
+
+
+def _summarise_again(game_id: str) -> int:
+    """Write the missing summaries of one finished game (another request may be doing it too)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().prefetch_related("seats").get(pk=game_id)
+        have = set(Summary.objects.filter(game=game).values_list("seat_id", flat=True))
+        fresh = [s for s in summarise(game) if s.seat_id not in have]
+        Summary.objects.bulk_create(fresh)
+    return len(fresh)
+
+
+def summarise_all(games: Iterable[Game]) -> int:
+    """Write the missing summaries of these finished games (``manage.py summaries``)."""
+    return sum(_summarise_again(game.pk) for game in games)
