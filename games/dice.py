@@ -86,8 +86,8 @@ class Check:
 
     rolls: int  # rolls checked
     mismatches: tuple[Mismatch, ...]
-    # (seq, seat, turn, roll, dice) of every roll, in order, for the verify page to list.
-    checked: tuple[tuple[int, int, int, int, tuple[int, ...]], ...] = ()
+    # (seq, seat, turn, roll, dice, held) of every roll, in order, for the verify page to list.
+    checked: tuple[tuple[int, int, int, int, tuple[int, ...], tuple[bool, ...]], ...] = ()
 
     @property
     def honest(self) -> bool:
@@ -121,7 +121,7 @@ def check(
             expected = list(state.turn.dice) if state.turn.dice else [0] * NUM_DICE
             for slot, value in zip(fresh, faces(dice_key, seat, turn, number, fresh), strict=True):
                 expected[slot] = value
-            checked.append((seq, seat, turn, number, logged))
+            checked.append((seq, seat, turn, number, logged, held))
             if logged != tuple(expected):
                 mismatches.append(Mismatch(seq, seat, turn, number, logged, tuple(expected)))
                 payload = {"dice": expected}  # go on from the honest dice

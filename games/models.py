@@ -169,6 +169,16 @@ class Game(models.Model):
             return False
         return self.reveal_after is None or self.reveal_after <= timezone.now()
 
+    def open_to(self, visitor: str | None) -> bool:
+        """Whether this browser may see the game's replay, analysis and dice check: online games
+        are open to anyone with the link (as to their watchers), the others to the browser that
+        played them, or to anyone once it shared them; a daily challenge's attempt to its player,
+        and to everyone once the day is over (its board links them), not before."""
+        own = bool(visitor) and any(seat.visitor == visitor for seat in self.ordered_seats())
+        if self.reveal_after is not None:  # a daily challenge's dice are everyone's that day
+            return own or self.reveal_after <= timezone.now()
+        return own or self.mode == self.Mode.ONLINE or self.shared
+
     def seat_of(self, visitor: str | None) -> Seat | None:
         """The seat this browser plays now: the current seat if it is theirs, else their first."""
         if not visitor:

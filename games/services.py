@@ -91,17 +91,21 @@ def start_game(
     mode: str,
     bots: dict[int, str] | None = None,
     multiple_yahtzees: bool = True,
+    seed: str | None = None,
+    reveal_after: datetime | None = None,
 ) -> Game:
     """Create a game whose seats, in order, have these names; ``bots`` maps seats to strengths.
 
     Every human seat belongs to this browser (solo, against the computer, pass-the-phone).
+    ``seed`` and ``reveal_after``: the daily challenge's seed, everyone's that day, shown once the
+    day is over (a new secret seed by default, shown when the game is over).
     """
     bots = bots or {}
     seats = [
         {"name": name[:24], "visitor": "" if i in bots else visitor, "bot": bots.get(i, "")}
         for i, name in enumerate(players)
     ]
-    return _create_game(mode, seats, multiple_yahtzees)
+    return _create_game(mode, seats, multiple_yahtzees, seed, reveal_after=reveal_after)
 
 
 def start_online_game(players: list, *, ranked: bool = False, stake: int = 0) -> Game:
@@ -131,6 +135,32 @@ def _create_game(
             _play_computer_turns(log, None)
             log.save()
             game = log.game
+    return game
+
+
+def add_player_seed(game_id: str, visitor: str | None, text: str) -> Game:
+    """Mix a player's own text into the game's dice key, before the first roll (``games.dice``).
+
+    Once per game, by a player in it. The seed was fixed (and its SHA-256 shown) before the text
+    was asked for, so the server could not have chosen it to suit the text.
+    """
+    text = " ".join(text.split())
+    if not text:
+        raise IllegalMove(_("Type some text to mix into the dice, or leave it."))
+    if len(text) > dice.PLAYER_SEED_LENGTH or not text.isprintable():
+        raise IllegalMove(_("Use at most 64 letters, digits or signs."))
+    with transaction.atomic():
+        game, seat = _locked_game(game_id, visitor)
+        if not game.seed:
+            raise IllegalMove(_("This game is from before fair dice: it has no seed to add to."))
+        if game.reveal_after is not None:
+            raise IllegalMove(_("The daily challenge's dice are the same for everyone."))
+        if game.player_seed:
+            raise StaleAction(_("Text was already added to this game's dice."))
+        if game.log_length:
+            raise StaleAction(_("The dice have been rolled: text can only be added before that."))
+        game.player_seed = text
+        update_columns(game, ("player_seed",))
     return game
 
 

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
-from games import views
+from games import fairness, views
 
 app_name = "games"
 
@@ -19,5 +19,7 @@ urlpatterns = [
     path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
     path("game/<str:game_id>/speed/", views.choose_speed, name="speed"),
+    path("game/<str:game_id>/seed/", fairness.add_seed, name="seed"),
+    path("game/<str:game_id>/verify/", fairness.verify, name="verify"),
     re_path(r"^game/(?P<game_id>[\w-]+)/(?P<kind>roll|hold|score)/$", views.act, name="act"),
 ]

@@ -114,6 +114,8 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "analysis": "{% url 'games:analysis' id %}",
             "game_sheet": "{% url 'games:game_sheet' id %}",
             "speed": "{% url 'games:speed' id %}",
+            "seed": "{% url 'games:seed' id %}",
+            "verify": "{% url 'games:verify' id %}",
             "rematch": "{% url 'lobby:rematch' id %}",
             "home": "{% url 'games:home' %}",
         }

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "lobby",
     "profiles",
     "history",
+    "daily",
 ]
 
 MIDDLEWARE = [

@@ -61,5 +61,7 @@ def odds_lines(state) -> list[dict]:
 
 
 def coach_allowed(game: Game) -> bool:
-    """Hints and odds help in practice games; online games against people go without."""
-    return game.mode != Game.Mode.ONLINE
+    """Hints and odds help in practice games; online games against people go without, and so
+    does an attempt at the daily challenge (its boards compare players: ``reveal_after`` is set
+    only on those)."""
+    return game.mode != Game.Mode.ONLINE and game.reveal_after is None

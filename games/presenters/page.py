@@ -41,7 +41,7 @@ _GAME_ID = "GAME-ID"
 def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     """The game's addresses for the stand-in id, reversed once per script prefix and URLconf."""
     urls = {kind: reverse("games:act", args=[_GAME_ID, kind]) for kind in ("roll", "hold", "score")}
-    for name in ("play", "again", "leave_out", "analysis", "game_sheet", "speed"):
+    for name in ("play", "again", "leave_out", "analysis", "game_sheet", "speed", "seed", "verify"):
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
     urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
     urls["home"] = reverse("games:home")

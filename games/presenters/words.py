@@ -32,6 +32,7 @@ PHRASES = {
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
     "skip": _("Skip"),  # shows a computer's turn played back at once
+    "daily": _("Daily challenge: the same dice for everyone today; no coach until it is over"),
     "ranked": _("Ranked"),  # a ranked match: its end changes both players' ratings
     # Words put together here.
     "roll_to_start": _("Roll to start your turn."),

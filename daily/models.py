@@ -1,0 +1,39 @@
+"""The daily challenge: one solo game a day on the same dice for everyone (``daily.services``)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from games.models import Game
+
+
+class Challenge(models.Model):
+    """One day's challenge: its secret seed, everyone's dice that day (``games.dice``).
+
+    The seed is made the first time someone opens the day's challenge, and shown once the day
+    (UTC) is over, on each attempt's dice check.
+    """
+
+    day = models.DateField(unique=True)
+    seed = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"daily challenge of {self.day}"
+
+
+class Attempt(models.Model):
+    """A browser's (a profile's) one attempt at a day's challenge: its game."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="attempts")
+    visitor = models.CharField(max_length=64)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_attempt")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "visitor"], name="one_attempt_a_day")
+        ]
+        indexes = [models.Index(fields=["visitor", "challenge"], name="attempts_of_a_visitor")]
+
+    def __str__(self) -> str:
+        return f"{self.visitor}'s attempt at {self.challenge}"

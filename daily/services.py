@@ -1,0 +1,178 @@
+"""The daily challenge: the same dice for everyone, one attempt a day, boards where skill wins.
+
+Each day (UTC) has a secret seed, made the first time someone opens it. An attempt is a solo game
+(multiple Yahtzees on) whose dice come from that seed (``games.dice``): a die rerolled on roll r of
+turn t in slot s has the same face for everyone, so two players who hold the same dice see the same
+rolls. With equal luck the boards compare skill: by score, and by the expected points lost against
+the perfect player (``history.Summary``, written as the attempt finishes).
+
+The coach and the odds are off during an attempt (``games.presenters.coach.coach_allowed``); the
+analysis, the replay and the dice check open to its player when it is over, to others (and the
+seed to everyone) when the day is over (``Game.open_to``, ``Game.seed_revealed``).
+
+One attempt per browser, which a profile carries to its other devices: a second is refused; the
+one started can be resumed until it is finished, even after midnight.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from daily.models import Attempt, Challenge
+from games import dice, services
+from games.flow import _
+from games.models import Game, Seat
+from history.models import Summary
+from lobby.models import Player
+
+BOARD_SIZE = 20
+
+
+class AlreadyPlayed(services.ActionRefused):
+    """This browser has an attempt at the day's challenge already."""
+
+    status = 409
+
+    def __init__(self, attempt: Attempt) -> None:
+        self.attempt = attempt
+        super().__init__(_("You have played today's challenge: one attempt a day."))
+
+
+def today() -> dt.date:
+    """The challenge's day now (days are UTC, the same for everyone)."""
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+def day_end(day: dt.date) -> dt.datetime:
+    """When a day's challenge is over: its seed is shown, its attempts open to everyone."""
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+
+
+def challenge_of(day: dt.date) -> Challenge:
+    """The day's challenge, made with a fresh secret seed by whoever opens it first."""
+    challenge, _made = Challenge.objects.get_or_create(day=day, defaults={"seed": dice.new_seed()})
+    return challenge
+
+
+def attempt_of(challenge: Challenge, visitor: str | None) -> Attempt | None:
+    """This browser's attempt at the challenge, if any."""
+    if not visitor:
+        return None
+    return (
+        Attempt.objects.select_related("game").filter(challenge=challenge, visitor=visitor).first()
+    )
+
+
+def start(visitor: str) -> Game:
+    """This browser's attempt at today's challenge; AlreadyPlayed if it has one."""
+    challenge = challenge_of(today())
+    existing = attempt_of(challenge, visitor)
+    if existing is not None:
+        raise AlreadyPlayed(existing)
+    player = Player.objects.filter(visitor=visitor).first()
+    try:
+        with transaction.atomic():
+            game = services.start_game(
+                visitor,
+                [player.name if player else ""],
+                mode=Game.Mode.SOLO,
+                seed=challenge.seed,
+                reveal_after=day_end(challenge.day),
+            )
+            Attempt.objects.create(challenge=challenge, visitor=visitor, game=game)
+    except IntegrityError:  # two tabs started at once: the other one's attempt stands
+        raise AlreadyPlayed(attempt_of(challenge, visitor)) from None
+    return game
+
+
+@dataclass(frozen=True)
+class Line:
+    """One finished attempt on a board."""
+
+    place: int
+    game_id: str
+    name: str
+    player: Player | None
+    total: int
+    loss: float | None
+    yours: bool
+
+
+def finished(challenge: Challenge):
+    """The summaries of the challenge's finished attempts."""
+    return Summary.objects.filter(game__daily_attempt__challenge=challenge)
+
+
+def board(challenge: Challenge, by: str, visitor: str | None) -> tuple[list[Line], Line | None]:
+    """The best ``BOARD_SIZE`` attempts by score or by points lost, and this browser's line."""
+    rows = finished(challenge)
+    if by == "loss":
+        rows = rows.analysed().order_by("loss", "-total", "finished_at")
+    else:
+        rows = rows.order_by("-total", "loss", "finished_at")
+    top = list(rows[:BOARD_SIZE])
+    mine = next((s for s in top if s.visitor == visitor), None)
+    own = None
+    if mine is None and visitor:
+        summary = rows.filter(visitor=visitor).first()
+        if summary is not None:
+            if by == "loss":
+                better = rows.filter(loss__lt=summary.loss).count()
+            else:
+                better = rows.filter(total__gt=summary.total).count()
+            own = _lines([summary], visitor, first_place=better + 1)[0]
+    return _lines(top, visitor), own
+
+
+def _lines(summaries: list[Summary], visitor: str | None, first_place: int = 1) -> list[Line]:
+    players = {
+        p.visitor: p for p in Player.objects.filter(visitor__in=[s.visitor for s in summaries])
+    }
+    return [
+        Line(
+            place=first_place + i,
+            game_id=s.game_id,
+            name=players[s.visitor].name if s.visitor in players else "",
+            player=players.get(s.visitor),
+            total=s.total,
+            loss=s.loss,
+            yours=s.visitor == visitor,
+        )
+        for i, s in enumerate(summaries)
+    ]
+
+
+def friends_results(challenge: Challenge, visitor: str | None) -> list[Line]:
+    """How the people this browser has played online did at the challenge, best first."""
+    if not visitor:
+        return []
+    met = (
+        Seat.objects.filter(game__mode=Game.Mode.ONLINE, game__seats__visitor=visitor)
+        .exclude(visitor=visitor)
+        .exclude(visitor="")
+        .values("visitor")
+    )
+    rows = finished(challenge).filter(visitor__in=met).order_by("-total", "loss")
+    return _lines(list(rows[:BOARD_SIZE]), visitor)
+
+
+def streak(visitor: str | None) -> int:
+    """Days in a row this browser played the challenge, up to today (or to yesterday, if today's
+    is not played yet)."""
+    if not visitor:
+        return 0
+    days = Attempt.objects.filter(visitor=visitor).order_by("-challenge__day")
+    expected = today()
+    count = 0
+    for day in days.values_list("challenge__day", flat=True)[:3660]:
+        if day == expected - dt.timedelta(days=1) and count == 0:
+            expected = day  # today's not played yet: the streak runs to yesterday
+        if day != expected:
+            break
+        count += 1
+        expected = day - dt.timedelta(days=1)
+    return count

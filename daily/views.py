@@ -1,0 +1,84 @@
+"""Thin views of the daily challenge: today's page and boards, a past day's, the one start."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST, require_safe
+
+from daily import services
+from daily.models import Challenge
+from games.identity import visitor_id
+from games.responses import error_page
+from games.services import ActionRefused, translate_refusal
+
+
+@require_safe
+def today_page(request: HttpRequest) -> HttpResponse:
+    """Today's challenge: start it, resume it, or see how it went; the day's boards."""
+    challenge = services.challenge_of(services.today())
+    return render(request, "daily/day.html", _context(request, challenge, today=True))
+
+
+@require_safe
+def day_page(request: HttpRequest, date: str) -> HttpResponse:
+    """A past day's boards (``YYYY-MM-DD``), its attempts open (today's goes to today's page)."""
+    try:
+        date = dt.date.fromisoformat(date) if len(date) == 10 else None
+    except ValueError:
+        date = None
+    if date is None:
+        return error_page(request, gettext("No such day"), gettext("That is not a date."), 404)
+    if date >= services.today():
+        return redirect("daily:today")
+    challenge = Challenge.objects.filter(day=date).first()
+    if challenge is None:
+        message = gettext("Nobody played the daily challenge that day.")
+        return error_page(request, gettext("No challenge that day"), message, 404)
+    return render(request, "daily/day.html", _context(request, challenge, today=False))
+
+
+@require_POST
+def start(request: HttpRequest) -> HttpResponse:
+    """Start this browser's attempt at today's challenge (once a day)."""
+    try:
+        game = services.start(visitor_id(request, create=True))
+    except services.AlreadyPlayed as refusal:
+        context = _context(request, refusal.attempt.challenge, today=True)
+        context["error"] = translate_refusal(refusal)
+        return render(request, "daily/day.html", context, status=refusal.status)
+    except ActionRefused as refusal:  # posted with a session key just replaced
+        return error_page(
+            request, gettext("Not started"), translate_refusal(refusal), refusal.status
+        )
+    return redirect("games:play", game_id=game.id)
+
+
+def _context(request: HttpRequest, challenge: Challenge, *, today: bool) -> dict:
+    visitor = visitor_id(request)
+    attempt = services.attempt_of(challenge, visitor)
+    by_score, own_score = services.board(challenge, "score", visitor)
+    by_loss, own_loss = services.board(challenge, "loss", visitor)
+    earlier = Challenge.objects.filter(day__lt=challenge.day).order_by("-day").first()
+    later = Challenge.objects.filter(day__gt=challenge.day).order_by("day").first()
+    return {
+        "challenge": challenge,
+        "today": today,
+        "over": services.day_end(challenge.day) <= timezone.now(),
+        "ends": services.day_end(challenge.day),
+        "attempt": attempt,
+        "summary": attempt.game.summaries.first() if attempt else None,
+        "by_score": by_score,
+        "own_score": own_score,
+        "by_loss": by_loss,
+        "own_loss": own_loss,
+        "friends": services.friends_results(challenge, visitor),
+        "streak": services.streak(visitor),
+        "played": services.finished(challenge).count(),
+        "earlier": earlier,
+        "later": later if later and later.day < services.today() else None,
+    }

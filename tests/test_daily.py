@@ -1,0 +1,196 @@
+"""The daily challenge: the same dice for everyone, one attempt a day, the boards and the streak."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from daily import services as daily
+from daily.models import Attempt, Challenge
+from games import dice, services
+from games.models import Action, Game
+from games.rules import CATEGORIES
+from history.models import Summary
+from lobby.models import Player
+from tests.clients import HTMX, client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def start(visitor: str) -> Game:
+    client_for(visitor).post("/daily/start/")
+    return Attempt.objects.get(visitor=visitor, challenge__day=daily.today()).game
+
+
+def move(game: Game, visitor: str, kind: str, **params) -> None:
+    game.refresh_from_db()
+    services.perform(game.id, visitor, kind, params, game.step)
+
+
+def rolls(game: Game) -> list[list[int]]:
+    return [a.payload["dice"] for a in Action.objects.filter(game=game, kind="roll")]
+
+
+def finish(game: Game, visitor: str, boxes=CATEGORIES) -> Game:
+    for box in boxes:
+        game.refresh_from_db()
+        if not game.rolls:
+            move(game, visitor, "roll")
+        move(game, visitor, "score", box=box)
+    game.refresh_from_db()
+    return game
+
+
+def test_the_same_holds_give_the_same_rolls_and_other_holds_other_dice_only_where_they_differ():
+    ana, bo = start("ana"), start("bo")
+    assert ana.seed == bo.seed and ana.reveal_after == daily.day_end(daily.today())
+    move(ana, "ana", "roll")
+    move(bo, "bo", "roll")
+    assert rolls(ana) == rolls(bo)
+    first = rolls(ana)[0]
+    # Ana holds die 1; Bo holds dice 1 and 2.
+    move(ana, "ana", "hold", die=0, held=True)
+    move(bo, "bo", "hold", die=0, held=True)
+    move(bo, "bo", "hold", die=1, held=True)
+    move(ana, "ana", "roll", held=[True, False, False, False, False])
+    move(bo, "bo", "roll", held=[True, True, False, False, False])
+    second_ana, second_bo = rolls(ana)[1], rolls(bo)[1]
+    assert second_ana[2:] == second_bo[2:]  # both rerolled dice 3-5: the same faces
+    assert second_bo[:2] == first[:2] and second_ana[0] == first[0]
+    key = dice.key(ana.seed)
+    assert second_ana[1] == dice.face(key, 0, 1, 2, 1)  # Ana's die 2 was rolled again
+    # Scoring different boxes leaves the next turn's dice the same for both.
+    move(ana, "ana", "score", box="chance")
+    move(bo, "bo", "score", box="ones")
+    move(ana, "ana", "roll")
+    move(bo, "bo", "roll")
+    assert rolls(ana)[2] == rolls(bo)[2] == dice.faces(key, 0, 2, 1, range(5))
+
+
+def test_a_second_attempt_is_refused_and_the_first_can_be_resumed():
+    game = start("ana")
+    move(game, "ana", "roll")
+    client = client_for("ana")
+    again = client.post("/daily/start/")
+    assert again.status_code == 409
+    assert "one attempt a day" in again.content.decode()
+    assert Attempt.objects.count() == 1 and Game.objects.count() == 1
+    page = client.get("/daily/").content.decode()
+    assert "Continue your attempt" in page and f"/game/{game.id}/" in page
+    assert client.get(f"/game/{game.id}/").status_code == 200
+
+
+def test_the_coach_and_the_odds_are_off_during_an_attempt_and_the_seed_stays_hidden():
+    game = start("ana")
+    move(game, "ana", "roll")
+    client = client_for("ana")
+    page = client.get(f"/game/{game.id}/").content.decode()
+    hint = client.get(f"/game/{game.id}/?hint=1", headers=HTMX).content.decode()
+    assert "Daily challenge" in page
+    assert 'class="odds"' not in page and "Hint" not in page and 'class="hint' not in hint
+    assert game.seed not in page and "Mix in your own text" not in page
+    solo = services.start_solo_game("ana")
+    move(solo, "ana", "roll")
+    assert (
+        'class="odds"' in client.get(f"/game/{solo.id}/").content.decode()
+    )  # a plain game has them
+    refused = client.post(f"/game/{game.id}/seed/", {"text": "mine"}, headers=HTMX)
+    assert refused.status_code == 400 and "the same for everyone" in refused.content.decode()
+
+
+def test_a_finished_attempt_keeps_its_seed_until_the_day_is_over():
+    game = finish(start("ana"), "ana")
+    client = client_for("ana")
+    waiting = client.get(f"/game/{game.id}/verify/")
+    assert waiting.status_code == 409 and "when the day is over" in waiting.content.decode()
+    assert game.seed not in client.get(f"/game/{game.id}/").content.decode()
+    assert not game.open_to("bo")  # its dice are everyone's today
+    Game.objects.filter(pk=game.pk).update(reveal_after=timezone.now() - dt.timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.open_to("bo")
+    shown = client.get(f"/game/{game.id}/verify/")
+    assert shown.status_code == 200 and game.seed in shown.content.decode()
+
+
+def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
+    Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    ana = finish(start("ana"), "ana")
+    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    start("cy")  # not finished: on no board
+    scores = {s.visitor: s for s in Summary.objects.all()}
+    assert set(scores) == {"ana", "bo"}
+    assert scores["ana"].total == ana.seats.get().card().total
+    challenge = Challenge.objects.get()
+    by_score, own = daily.board(challenge, "score", "ana")
+    expected = sorted(scores.values(), key=lambda s: (-s.total, s.loss))
+    assert [line.name for line in by_score] == [
+        {"ana": "Ana", "bo": "Bo"}[s.visitor] for s in expected
+    ]
+    assert own is None  # Ana is on the board already
+    by_loss, _ = daily.board(challenge, "loss", None)
+    assert [line.loss for line in by_loss] == sorted(s.loss for s in scores.values())
+    page = client_for("cy").get("/daily/").content.decode()
+    assert "Ana" in page and "Bo" in page and "2 finished attempts." in page
+    assert "Continue your attempt" in page
+
+
+def test_your_place_is_shown_below_a_full_board_ties_sharing_a_place(monkeypatch):
+    monkeypatch.setattr(daily, "BOARD_SIZE", 1)
+    finish(start("ana"), "ana")
+    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    finish(start("cy"), "cy")  # Ana's moves on the same dice: Ana's score
+    totals = {s.visitor: s.total for s in Summary.objects.all()}
+    assert totals["ana"] == totals["cy"]
+    challenge = Challenge.objects.get()
+    for visitor in ("ana", "bo", "cy"):
+        top, own = daily.board(challenge, "score", visitor)
+        if top[0].yours:
+            assert own is None
+            continue
+        better = sum(total > totals[visitor] for total in totals.values())
+        assert own.yours and own.place == better + 1 and own.total == totals[visitor]
+    html = client_for("bo").get("/daily/").content.decode()
+    assert 'class="gap"' in html or "(you)" in html
+
+
+def test_the_streak_counts_days_in_a_row_up_to_today_or_yesterday():
+    today = daily.today()
+    for days_ago in (1, 2, 3, 5):
+        challenge = Challenge.objects.create(day=today - dt.timedelta(days=days_ago), seed="a" * 64)
+        game = services.start_solo_game("ana")
+        Attempt.objects.create(challenge=challenge, visitor="ana", game=game)
+    assert daily.streak("ana") == 3  # yesterday, and the two days before; today not played yet
+    start("ana")
+    assert daily.streak("ana") == 4
+    assert daily.streak("bo") == 0
+
+
+def test_friends_are_the_people_you_played_online():
+    from tests.clients import online_game
+
+    online_game()  # Ana and Bo have played
+    finish(start("bo"), "bo")
+    finish(start("cy"), "cy")
+    friends = daily.friends_results(Challenge.objects.get(), "ana")
+    assert [line.name for line in friends] == ["Bo"]
+
+
+def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
+    yesterday = daily.today() - dt.timedelta(days=1)
+    challenge = Challenge.objects.create(day=yesterday, seed=dice.new_seed())
+    game = services.start_game(
+        "ana", [""], mode=Game.Mode.SOLO, seed=challenge.seed, reveal_after=daily.day_end(yesterday)
+    )
+    Attempt.objects.create(challenge=challenge, visitor="ana", game=game)
+    finish(game, "ana")
+    page = client_for("bo").get(f"/daily/{yesterday.isoformat()}/")
+    assert page.status_code == 200 and f"/game/{game.id}/analysis/" in page.content.decode()
+    assert client_for("bo").get(f"/game/{game.id}/verify/").status_code == 200
+    client = client_for("bo")
+    assert client.get("/daily/2026-02-30/").status_code == 404
+    assert client.get("/daily/yesterday/").status_code == 404
+    assert client.get("/daily/1999-01-01/").status_code == 404
+    assert client.get(f"/daily/{daily.today().isoformat()}/").status_code == 302
