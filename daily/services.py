@@ -115,6 +115,7 @@ def board(challenge: Challenge, by: str, visitor: str | None) -> tuple[list[Line
     else:
         rows = rows.order_by("-total", "loss", "finished_at")
     top = list(rows[:BOARD_SIZE])
+    key = (lambda s: s.loss) if by == "loss" else (lambda s: -s.total)
     mine = next((s for s in top if s.visitor == visitor), None)
     own = None
     if mine is None and visitor:
@@ -125,16 +126,21 @@ def board(challenge: Challenge, by: str, visitor: str | None) -> tuple[list[Line
             else:
                 better = rows.filter(total__gt=summary.total).count()
             own = _lines([summary], visitor, first_place=better + 1)[0]
-    return _lines(top, visitor), own
+    return _lines(top, visitor, key=key), own
 
 
-def _lines(summaries: list[Summary], visitor: str | None, first_place: int = 1) -> list[Line]:
+def _lines(summaries: list[Summary], visitor: str | None, first_place: int = 1, key=None):
+    """Board lines, in order; equal ``key`` values share a place (1, 1, 3)."""
     players = {
         p.visitor: p for p in Player.objects.filter(visitor__in=[s.visitor for s in summaries])
     }
+    places: list[int] = []
+    for i, summary in enumerate(summaries):
+        tied = key is not None and i and key(summary) == key(summaries[i - 1])
+        places.append(places[-1] if tied else first_place + i)
     return [
         Line(
-            place=first_place + i,
+            place=places[i],
             game_id=s.game_id,
             name=players[s.visitor].name if s.visitor in players else "",
             player=players.get(s.visitor),
@@ -157,7 +163,7 @@ def friends_results(challenge: Challenge, visitor: str | None) -> list[Line]:
         .values("visitor")
     )
     rows = finished(challenge).filter(visitor__in=met).order_by("-total", "loss")
-    return _lines(list(rows[:BOARD_SIZE]), visitor)
+    return _lines(list(rows[:BOARD_SIZE]), visitor, key=lambda s: -s.total)
 
 
 def streak(visitor: str | None) -> int:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from daily import services
 from daily.models import Challenge
+from lobby.models import Player
 from games.identity import visitor_id
 from games.responses import error_page
 from games.services import ActionRefused, translate_refusal
@@ -78,6 +79,7 @@ def _context(request: HttpRequest, challenge: Challenge, *, today: bool) -> dict
         "own_loss": own_loss,
         "friends": services.friends_results(challenge, visitor),
         "streak": services.streak(visitor),
+        "named": Player.objects.filter(visitor=visitor).exists() if visitor else False,
         "played": services.finished(challenge).count(),
         "earlier": earlier,
         "later": later if later and later.day < services.today() else None,

@@ -107,6 +107,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
         "errors": errors,
         "check": check,
         "rolls": rolls,
+        "several": len(seats) > 1,
         "shown": shown,
         "derivation": derivation,
     }

@@ -194,3 +194,16 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
     assert client.get("/daily/yesterday/").status_code == 404
     assert client.get("/daily/1999-01-01/").status_code == 404
     assert client.get(f"/daily/{daily.today().isoformat()}/").status_code == 302
+
+
+def test_equal_results_share_a_place_on_the_board():
+    finish(start("ana"), "ana")
+    finish(start("cy"), "cy")  # the same moves on the same dice: the same score and loss
+    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    challenge = Challenge.objects.get()
+    lines, _ = daily.board(challenge, "score", None)
+    totals = [line.total for line in lines]
+    expected = [1 + sum(other > total for other in totals) for total in totals]
+    assert [line.place for line in lines] == expected and expected.count(expected[0]) >= 1
+    tied = [line.place for line in lines if line.total == Summary.objects.get(visitor="ana").total]
+    assert len(tied) >= 2 and len(set(tied)) == 1
