@@ -12,10 +12,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from daily import services
 from daily.models import Challenge
-from lobby.models import Player
+from games import dice
 from games.identity import visitor_id
 from games.responses import error_page
 from games.services import ActionRefused, translate_refusal
+from lobby.models import Player
 
 
 @require_safe
@@ -68,6 +69,7 @@ def _context(request: HttpRequest, challenge: Challenge, *, today: bool) -> dict
     later = Challenge.objects.filter(day__gt=challenge.day).order_by("day").first()
     return {
         "challenge": challenge,
+        "commitment": dice.commitment(challenge.seed),
         "today": today,
         "over": services.day_end(challenge.day) <= timezone.now(),
         "ends": services.day_end(challenge.day),

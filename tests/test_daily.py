@@ -134,6 +134,7 @@ def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
     assert [line.loss for line in by_loss] == sorted(s.loss for s in scores.values())
     page = client_for("cy").get("/daily/").content.decode()
     assert "Ana" in page and "Bo" in page and "2 finished attempts." in page
+    assert dice.commitment(challenge.seed) in page and challenge.seed not in page
     assert "Continue your attempt" in page
 
 
@@ -188,6 +189,7 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
     finish(game, "ana")
     page = client_for("bo").get(f"/daily/{yesterday.isoformat()}/")
     assert page.status_code == 200 and f"/game/{game.id}/analysis/" in page.content.decode()
+    assert challenge.seed in page.content.decode()
     assert client_for("bo").get(f"/game/{game.id}/verify/").status_code == 200
     client = client_for("bo")
     assert client.get("/daily/2026-02-30/").status_code == 404
