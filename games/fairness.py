@@ -76,9 +76,15 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     seats = game.ordered_seats()
     check = None
     if not errors:
-        check = dice.check(
-            actions, len(seats), dice.key(seed, text), multiple_yahtzees=game.multiple_yahtzees
-        )
+        try:
+            check = dice.check(
+                actions, len(seats), dice.key(seed, text), multiple_yahtzees=game.multiple_yahtzees
+            )
+        except IllegalMove:  # a log changed behind its back beyond its dice
+            message = gettext(
+                "This game's log does not replay: it was changed after it was written."
+            )
+            return error_page(request, gettext("Check the dice"), message, 409)
     shown, derivation = _roll_asked(request, check, seed, text, errors)
     rolls = []
     if check is not None:

@@ -268,3 +268,16 @@ async def test_no_socket_frame_of_an_online_game_in_progress_carries_its_seed():
     assert moves == ["roll", "hold", "score"]  # the stale roll was refused, with a message
     assert len(frames) > 6 and any("moved on" in frame for frame in frames)
     assert not [frame for frame in frames if game.seed in frame]
+
+
+def test_a_log_changed_beyond_its_dice_is_said_so():
+    game = play_out(services.start_solo_game(VISITOR))
+    action = game.actions.filter(kind="score").order_by("seq")[1]
+    first_box = game.actions.filter(kind="score").order_by("seq")[0].payload["box"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Action._meta.db_table} SET payload = %s WHERE id = %s",
+            [f'{{"box": "{first_box}"}}', action.id],
+        )  # the same box scored twice
+    response = client_for().get(f"/game/{game.id}/verify/")
+    assert response.status_code == 409 and "does not replay" in response.content.decode()
