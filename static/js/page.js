@@ -164,3 +164,10 @@ if (gameArea && window.ResizeObserver) {
   });
   sizes.observe(gameArea);
 }
+
+// Install on a phone (games/install.py): the service worker keeps the static files and shows the
+// offline page when the network is gone. Nothing of the game runs in it.
+if ("serviceWorker" in navigator) {
+  const worker = document.querySelector('meta[name="service-worker"]');
+  if (worker) navigator.serviceWorker.register(worker.content).catch(() => {});
+}
