@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
-from games import views
+from games import replays, views
 
 app_name = "games"
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("game/<str:game_id>/again/", views.play_again, name="again"),
     path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
+    path("game/<str:game_id>/replay/", replays.replay, name="replay"),
+    path("game/<str:game_id>/replay/share/", replays.share, name="share"),
     path("game/<str:game_id>/speed/", views.choose_speed, name="speed"),
     re_path(r"^game/(?P<game_id>[\w-]+)/(?P<kind>roll|hold|score)/$", views.act, name="act"),
 ]

@@ -41,7 +41,7 @@ _GAME_ID = "GAME-ID"
 def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     """The game's addresses for the stand-in id, reversed once per script prefix and URLconf."""
     urls = {kind: reverse("games:act", args=[_GAME_ID, kind]) for kind in ("roll", "hold", "score")}
-    for name in ("play", "again", "leave_out", "analysis", "game_sheet", "speed"):
+    for name in ("play", "again", "leave_out", "analysis", "replay", "game_sheet", "speed"):
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
     urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
     urls["home"] = reverse("games:home")
@@ -199,6 +199,8 @@ def game_context(
         "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
         "coach": coaching,
         "live": online or seat is None,
+        # Its replay and analysis are open to this browser (games.replays.may_see).
+        "reviewable": online or seat is not None or game.shared,
         "rematch": rematch_offer(game, seat) if online and finished else None,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
         "hint_asked": hint,
