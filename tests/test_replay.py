@@ -23,7 +23,7 @@ def table(strategy_tables) -> Game:
 
 
 def positions_of(game: Game) -> Positions:
-    return Positions.of(list(game.actions.order_by("seq")))
+    return Positions.of(list(game.actions.order_by("seq").values_list("seat", "kind", "payload")))
 
 
 def heading(page: str) -> str:
@@ -32,7 +32,8 @@ def heading(page: str) -> str:
 
 def test_positions_are_the_rolls_and_scores_with_the_holds_folded_in(table):
     actions = list(table.actions.order_by("seq"))
-    positions = Positions.of(actions)
+    positions = Positions.of([(a.seat, a.kind, a.payload) for a in actions])
+    assert any(a.kind == "hold" for a in actions)
     assert positions.last == sum(a.kind != "hold" for a in actions)
     assert all(actions[start].kind != "hold" for start in positions.starts[:-1])
     assert positions.starts[-1] == len(actions)
@@ -318,3 +319,12 @@ def test_practice_in_spanish(table):
     assert "Aprende de tus errores" in page
     assert "¿Qué harías?" in page
     assert "Comprobar mi respuesta" in page
+
+
+def test_a_replay_step_reads_the_log_once_then_from_the_cache(table, django_assert_max_num_queries):
+    """A finished game's log never changes: the next steps read it from the cache."""
+    client = client_for()
+    client.get(f"/game/{table.id}/replay/?at=1")
+    with django_assert_max_num_queries(6) as queries:
+        client.get(f"/game/{table.id}/replay/?at=2", headers=HTMX)
+    assert not any("games_action" in q["sql"] for q in queries.captured_queries)

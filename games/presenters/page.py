@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
-from games.flow import replay
+from games.flow import GameState, replay
 from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -87,12 +87,14 @@ def game_context(
     at: int | None = None,
     hint: bool = False,
     speed: Speed = SPEEDS[DEFAULT],
+    shown: GameState | None = None,
 ) -> dict:
     """Everything the game page and its fragments need.
 
     ``at`` shows the game as it was after that many logged actions (read-only), to play the
     computer's or another player's moves back step by step; the page then asks for ``at + 1``
     after a pause of the browser's ``speed`` (at "instant" it shows the game as it is now).
+    ``shown`` is a state of the game to draw instead (read-only, no news): a replay's position.
     The card and the players are worked out only if a template shows them (``Later``).
     """
     seats = game.ordered_seats()
@@ -106,6 +108,8 @@ def game_context(
             multiple_yahtzees=game.multiple_yahtzees,
         )
         news = [describe(log[-1], state, seats, seat)] if log and not error else []
+    elif shown is not None:
+        state, news = shown, []
     else:
         state = game.state()
         news = [] if error else recent_news(game, state, seats, seat)
@@ -115,6 +119,7 @@ def game_context(
     can_play = (
         seat is not None
         and not replaying
+        and shown is None
         and current.visitor == visitor
         and not current.bot
         and not finished

@@ -8,18 +8,22 @@ the game page's own presenter (``game_context(at=...)``) and partials.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext
 
 from games import advice
-from games.analysis import decide
-from games.models import Action, Game
+from games.analysis import decide, is_decision
+from games.flow import GameState, replay
+from games.models import Game
 from games.presenters.analysis import GRADE_NAMES
 from games.presenters.coach import move_words
 from games.presenters.page import game_context
 from games.presenters.players import is_own, seat_name
+
+Logged = tuple[int, str, Mapping[str, Any]]  # an action of the log: seat, kind, payload
 
 
 @dataclass(frozen=True)
@@ -29,9 +33,9 @@ class Positions:
     starts: tuple[int, ...]
 
     @classmethod
-    def of(cls, actions: Sequence[Action]) -> Positions:
-        """The positions of a game's log (its actions in order)."""
-        points = tuple(i for i, action in enumerate(actions) if action.kind != "hold")
+    def of(cls, actions: Sequence[Logged]) -> Positions:
+        """The positions of a game's log (its ``(seat, kind, payload)`` in order)."""
+        points = tuple(i for i, (_, kind, _) in enumerate(actions) if kind != "hold")
         return cls(points + (len(actions),))
 
     @property
@@ -40,18 +44,20 @@ class Positions:
         return len(self.starts) - 1
 
 
-def replay_context(game: Game, visitor: str | None, actions: Sequence[Action], at: int) -> dict:
+def replay_context(game: Game, visitor: str | None, actions: Sequence[Logged], at: int) -> dict:
     """The replay page at position ``at`` (0 to the last): board, what was done, coach's view."""
     positions = Positions.of(actions)
     start = positions.starts[at]
-    context = game_context(game, visitor, at=start)
-    state = context["state"]
+    state = replay(
+        list(actions[:start]), len(game.ordered_seats()), multiple_yahtzees=game.multiple_yahtzees
+    )
+    context = game_context(game, visitor, shown=state)
     seats = game.ordered_seats()
     viewer = context["seat"]
-    action = actions[start] if start < len(actions) else None
     moved = None
-    if action is not None:
-        actor = seats[action.seat]
+    if start < len(actions):
+        action = actions[start]
+        actor = seats[action[0]]
         moved = {
             "name": seat_name(actor, solo=False, own=is_own(actor, viewer)),
             "words": _action_words(action, state),
@@ -68,31 +74,29 @@ def replay_context(game: Game, visitor: str | None, actions: Sequence[Action], a
     }
 
 
-def _action_words(action: Action, state) -> str:
+def _action_words(action: Logged, state: GameState) -> str:
     """What was done at a position, in words: a keep and roll, a first roll, a box, leaving."""
-    if action.kind == "roll":
+    seat, kind, payload = action
+    if kind == "roll":
         if not state.turn.dice:
             return gettext("Rolls the dice")
-        return move_words(("keep", state.turn.kept), state.cards[action.seat], state.turn.dice)
-    if action.kind == "score":
-        return move_words(
-            ("score", action.payload["box"]), state.cards[action.seat], state.turn.dice
-        )
-    if action.kind == "end":
+        return move_words(("keep", state.turn.kept), state.cards[seat], state.turn.dice)
+    if kind == "score":
+        return move_words(("score", payload["box"]), state.cards[seat], state.turn.dice)
+    if kind == "end":
         return gettext("Ends the game")
     return gettext("Goes on without a player who left")
 
 
-def _coach_view(game: Game, state, action: Action) -> dict | None:
+def _coach_view(game: Game, state: GameState, action: Logged) -> dict | None:
     """The decision at a person's roll or score, valued as on the analysis page (None if none)."""
-    if action.kind not in ("roll", "score") or not state.turn.dice:
+    seat, kind, payload = action
+    if not is_decision(state, seat, kind):
         return None
     advisor = advice.advisor(game.multiple_yahtzees)
     if advisor is None:
         return {"ready": False}
-    decision = decide(state, action.seat, action.kind, action.payload, advisor)
-    if decision is None:
-        return None
+    decision = decide(state, seat, kind, payload, advisor)
     return {
         "ready": True,
         "decision": decision,
