@@ -143,9 +143,8 @@ def _grade(context: dict, data: QueryDict) -> dict:
     state: GameState = context["state"]
     position: Position = context["position"]
     turn, card = state.turn, state.cards[position.seat]
-    choice = data.get("choice", "")
+    choice, keep = data.get("choice", ""), data.getlist("keep")
     if choice == "roll" and turn.rolls_left:
-        keep = data.getlist("keep")
         if not all(k in ("0", "1", "2", "3", "4") for k in keep) or len(set(keep)) != len(keep):
             raise Refused(gettext("Choose dice to keep among the five."))
         move = ("keep", tuple(sorted(turn.dice[int(k)] for k in keep)))
@@ -165,6 +164,8 @@ def _grade(context: dict, data: QueryDict) -> dict:
     actor, kind, payload = context["action"]
     played = decide(state, actor, kind, payload, advisor)
     return {
+        "choice": choice,  # the form shows the answer given, to compare with the best
+        "keep": [int(k) for k in keep] if move[0] == "keep" else [],
         "chosen": move_words(move, card, turn.dice),
         "value": value,
         "best": move_words(best, card, turn.dice),

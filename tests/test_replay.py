@@ -328,3 +328,14 @@ def test_a_replay_step_reads_the_log_once_then_from_the_cache(table, django_asse
     with django_assert_max_num_queries(6) as queries:
         client.get(f"/game/{table.id}/replay/?at=2", headers=HTMX)
     assert not any("games_action" in q["sql"] for q in queries.captured_queries)
+
+
+def test_the_answer_stays_ticked_beside_its_grade(table):
+    client = client_for()
+    page, fields = practice_position(client)
+    box = re.findall(r'name="choice" value="(box:\w+)">', page)[-1]
+    answered = client.post("/me/practice/", fields | {"choice": box}).text
+    assert f'name="choice" value="{box}" checked>' in answered
+    assert len(re.findall(r'name="choice" value="[^"]*" checked>', answered)) == 1
+    # A box was the answer: no die ticked to keep, whatever was held then.
+    assert not re.findall(r'type="checkbox" name="keep" value="\d" checked>', answered)
