@@ -128,8 +128,9 @@ def test_a_solo_game_is_its_browsers_own_until_shared(table):
         assert response.status_code == 403, address
         assert "This game is private" in response.text
     owner = client_for()
-    page = owner.get(f"/game/{table.id}/replay/").text
-    assert "Share this replay" in page
+    page = owner.get(f"/game/{table.id}/replay/?at=4", headers=HTMX).text
+    assert "Share this replay" in page  # in each step's area, with the position it shows
+    assert '<input type="hidden" name="at" value="4">' in page
     response = owner.post(f"/game/{table.id}/replay/share/", {"share": "1", "at": "4"})
     assert response.status_code == 303
     assert response.headers["Location"] == f"/game/{table.id}/replay/?at=4"
