@@ -86,6 +86,44 @@ class Analysis:
         return counts
 
 
+def is_decision(state: GameState, actor: int, kind: str) -> bool:
+    """Whether ``actor`` doing ``kind`` in ``state`` is a decision: a keep and roll, or a box."""
+    return actor == state.current and kind in ("roll", "score") and bool(state.turn.dice)
+
+
+def decide(
+    state: GameState,
+    actor: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    advisor: Advisor,
+    index: int = 0,
+) -> Decision | None:
+    """The decision ``actor`` makes by doing ``kind`` in ``state``, valued; None if it is none.
+
+    A roll with dice in front of the player is a keep (the dice held before it), a score is the
+    box chosen; a first roll, a hold (folded into the next roll) or a forfeit decides nothing.
+    """
+    if not is_decision(state, actor, kind):
+        return None
+    turn = state.turn
+    card = state.cards[actor]
+    move: Move = ("keep", turn.kept) if kind == "roll" else ("score", payload["box"])
+    options = advisor.options(card, turn.dice, turn.rolls_left)
+    return Decision(
+        index=index,
+        round=state.round,
+        card=card,
+        dice=turn.dice,
+        held=turn.held,
+        rolls_left=turn.rolls_left,
+        move=move,
+        value=dict(options)[move],
+        best=options[0][0],
+        best_value=options[0][1],
+    )
+
+
 def analyse(
     actions: Iterable[tuple[int, str, Mapping[str, Any]]],
     *,
@@ -98,26 +136,31 @@ def analyse(
     state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
     decisions: list[Decision] = []
     for actor, kind, payload in actions:
-        turn = state.turn
-        if actor == seat and kind in ("roll", "score") and turn.dice:
-            card = state.cards[seat]
-            move: Move = ("keep", turn.kept) if kind == "roll" else ("score", payload["box"])
-            options = advisor.options(card, turn.dice, turn.rolls_left)
-            values = dict(options)
-            decisions.append(
-                Decision(
-                    index=len(decisions),
-                    round=state.round,
-                    card=card,
-                    dice=turn.dice,
-                    held=turn.held,
-                    rolls_left=turn.rolls_left,
-                    move=move,
-                    value=values[move],
-                    best=options[0][0],
-                    best_value=options[0][1],
-                )
-            )
+        if actor == seat:
+            decision = decide(state, actor, kind, payload, advisor, index=len(decisions))
+            if decision is not None:
+                decisions.append(decision)
         state = state.apply(actor, kind, payload)
     start = advisor.expected_total(Scorecard(multiple_yahtzees))
     return Analysis(start, decisions, state.cards[seat].total)
+
+
+def decision_point(
+    actions: Iterable[tuple[int, str, Mapping[str, Any]]],
+    *,
+    seats: int,
+    seat: int,
+    index: int,
+    multiple_yahtzees: bool,
+) -> tuple[GameState, int, tuple[int, str, Mapping[str, Any]]] | None:
+    """Where ``seat`` made its ``index``-th decision: the state then, the action's place in the
+    log and the action; None if the seat made fewer decisions. Needs no strategy table."""
+    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    count = 0
+    for number, (actor, kind, payload) in enumerate(actions):
+        if actor == seat and is_decision(state, actor, kind):
+            if count == index:
+                return state, number, (actor, kind, payload)
+            count += 1
+        state = state.apply(actor, kind, payload)
+    return None

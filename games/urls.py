@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
-from games import fairness, views
+from games import fairness, replays, views
 
 app_name = "games"
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("game/<str:game_id>/again/", views.play_again, name="again"),
     path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
+    path("game/<str:game_id>/replay/", replays.replay, name="replay"),
+    path("game/<str:game_id>/replay/share/", replays.share, name="share"),
     path("game/<str:game_id>/speed/", views.choose_speed, name="speed"),
     path("game/<str:game_id>/seed/", fairness.add_seed, name="seed"),
     path("game/<str:game_id>/verify/", fairness.verify, name="verify"),

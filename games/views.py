@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from games import advice, playback, services
+from games import advice, playback, replays, services
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.identity import visitor_id
@@ -205,12 +205,11 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
 def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     """Every decision a person made in a finished game, valued by the optimal strategy."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    if (refused := replays.refusal(request, game, "analyse")) is not None:
+        return refused
     people = [seat for seat in game.ordered_seats() if not seat.bot]
     wanted = _int_or_none(request.GET.get("seat"))
     seat = next((s for s in people if s.position == wanted), people[0])
-    if game.status != Game.Status.FINISHED:
-        message = gettext("A game can be analysed once it is over.")
-        return error_page(request, gettext("Not yet"), message, 409)
     advisor = advice.advisor(game.multiple_yahtzees)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")

@@ -58,3 +58,31 @@ def fill_all_but(open_boxes: Iterable[str], *, yahtzee: int = 50, **kwargs) -> G
         else:
             turns.append(((1, 2, 3, 5, 6), box))
     return make_game(turns, **kwargs)
+
+
+def play_out(game: Game) -> Game:
+    """Play a game to its end: each person's turn rolls, holds the first die, rolls again and
+    scores its first open box (the computer plays its own turns); the dice come from the seed."""
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            return game
+        state = game.state()
+        visitor = game.ordered_seats()[state.current].visitor
+        services.perform(game.id, visitor, "roll", {"held": list(state.turn.held)}, game.step)
+        game.refresh_from_db()
+        services.perform(game.id, visitor, "hold", {"die": 0, "held": True}, game.step)
+        game.refresh_from_db()
+        held = list(game.state().turn.held)
+        services.perform(game.id, visitor, "roll", {"held": held}, game.step)
+        game.refresh_from_db()
+        box = game.state().cards[game.current_seat].open_boxes[0]
+        services.perform(game.id, visitor, "score", {"box": box}, game.step)
+
+
+def finished_table(visitor: str = VISITOR) -> Game:
+    """A finished pass-the-phone game of three seats: Ana and Bo (this browser), the computer."""
+    game = services.start_game(
+        visitor, ["Ana", "Bo", ""], mode=Game.Mode.LOCAL, bots={2: "beginner"}
+    )
+    return play_out(game)

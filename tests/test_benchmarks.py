@@ -59,3 +59,22 @@ def test_profile_push_splits_a_score_push_into_htmx_steps():
     # step, always takes samples (a smaller one, such as the parse, may take none in one push).
     assert float(steps["clean-up"]) > 0, result.stdout
     assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)
+
+
+def test_bench_replay_prints_a_row_per_page_with_its_ratio_to_the_game_page():
+    """A few rounds: the game page, the replay step as a page and as htmx, each with its ratio."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_replay.py", "--reps", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = re.findall(
+        r"^\| ([a-z ,]+) \| (\d+\.\d\d) \| (\d+\.\d\d) \| (\d+\.\d\d)x \| (\d+\.\d\d)x \|$",
+        result.stdout,
+        re.M,
+    )
+    assert [row[0] for row in rows] == ["game page", "replay step, page", "replay step, htmx"]
+    for _, p50, p95, ratio50, ratio95 in rows:
+        assert 0 < float(p50) <= float(p95), result.stdout
+        assert float(ratio50) > 0 and float(ratio95) > 0, result.stdout
+    assert rows[0][3:] == ("1.00", "1.00")

@@ -112,6 +112,7 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "again": "{% url 'games:again' id %}",
             "leave_out": "{% url 'games:leave_out' id %}",
             "analysis": "{% url 'games:analysis' id %}",
+            "replay": "{% url 'games:replay' id %}",
             "game_sheet": "{% url 'games:game_sheet' id %}",
             "speed": "{% url 'games:speed' id %}",
             "seed": "{% url 'games:seed' id %}",

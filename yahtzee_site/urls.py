@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("lobby.urls")),
     path("", include("profiles.urls")),
     path("", include("daily.urls")),
+    path("", include("history.urls")),
 ]
 
 handler404 = "games.responses.page_not_found"

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
-from games.flow import replay
+from games.flow import GameState, replay
 from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -41,7 +41,18 @@ _GAME_ID = "GAME-ID"
 def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     """The game's addresses for the stand-in id, reversed once per script prefix and URLconf."""
     urls = {kind: reverse("games:act", args=[_GAME_ID, kind]) for kind in ("roll", "hold", "score")}
-    for name in ("play", "again", "leave_out", "analysis", "game_sheet", "speed", "seed", "verify"):
+    names = (
+        "play",
+        "again",
+        "leave_out",
+        "analysis",
+        "replay",
+        "game_sheet",
+        "speed",
+        "seed",
+        "verify",
+    )
+    for name in names:
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
     urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
     urls["home"] = reverse("games:home")
@@ -87,12 +98,14 @@ def game_context(
     at: int | None = None,
     hint: bool = False,
     speed: Speed = SPEEDS[DEFAULT],
+    shown: GameState | None = None,
 ) -> dict:
     """Everything the game page and its fragments need.
 
     ``at`` shows the game as it was after that many logged actions (read-only), to play the
     computer's or another player's moves back step by step; the page then asks for ``at + 1``
     after a pause of the browser's ``speed`` (at "instant" it shows the game as it is now).
+    ``shown`` is a state of the game to draw instead (read-only, no news): a replay's position.
     The card and the players are worked out only if a template shows them (``Later``).
     """
     seats = game.ordered_seats()
@@ -106,6 +119,8 @@ def game_context(
             multiple_yahtzees=game.multiple_yahtzees,
         )
         news = [describe(log[-1], state, seats, seat)] if log and not error else []
+    elif shown is not None:
+        state, news = shown, []
     else:
         state = game.state()
         news = [] if error else recent_news(game, state, seats, seat)
@@ -115,6 +130,7 @@ def game_context(
     can_play = (
         seat is not None
         and not replaying
+        and shown is None
         and current.visitor == visitor
         and not current.bot
         and not finished
@@ -199,6 +215,8 @@ def game_context(
         "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
         "coach": coaching,
         "live": online or seat is None,
+        # Its replay, analysis and dice check are open to this browser (Game.open_to).
+        "reviewable": game.open_to(visitor),
         "rematch": rematch_offer(game, seat) if online and finished else None,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
         "hint_asked": hint,
