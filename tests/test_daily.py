@@ -209,3 +209,14 @@ def test_equal_results_share_a_place_on_the_board():
     assert [line.place for line in lines] == expected and expected.count(expected[0]) >= 1
     tied = [line.place for line in lines if line.total == Summary.objects.get(visitor="ana").total]
     assert len(tied) >= 2 and len(set(tied)) == 1
+
+
+def test_an_attempt_cannot_be_shared_or_replayed_by_others_before_its_day_is_over():
+    game = finish(start("ana"), "ana")
+    response = client_for("ana").post(f"/game/{game.id}/replay/share/", {"share": "1"})
+    assert response.status_code == 409 and "when the day is over" in response.content.decode()
+    game.refresh_from_db()
+    assert not game.shared
+    assert client_for("ana").get(f"/game/{game.id}/replay/").status_code == 200
+    assert client_for("bo").get(f"/game/{game.id}/replay/").status_code == 403
+    assert client_for("bo").get(f"/game/{game.id}/analysis/").status_code == 403

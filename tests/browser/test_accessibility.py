@@ -75,7 +75,8 @@ def test_every_page_type_has_no_wcag_21_aa_violation(browser, base, language, vi
     check("lobby")
     visitor = Game.objects.first().seats.get().visitor
     done = finished_game(visitor)
-    for path in ("/", "/game/{}/", "/game/{}/analysis/", "/game/{}/verify/"):
+    paths = "/", "/game/{}/", "/game/{}/analysis/", "/game/{}/verify/", "/game/{}/replay/?at=5"
+    for path in (*paths, "/me/practice/"):
         page.goto(base + path.format(done.id))
         check(path.format("<finished>"))
     page.goto(base + "/me/")
