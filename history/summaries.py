@@ -10,7 +10,8 @@ Accuracy: each decision's expected points lost against the perfect player is tur
 from 100 (the best move) down to 0, as Lichess turns what a chess move loses into an accuracy,
 ``103.1668 * exp(-0.04354 * loss) - 3.1669``: there the loss is in winning chances, here in points.
 A decision losing 1 point scores 95.6, 3 points 87.4, 8 points (a blunder) 69.7, 25 points 31.6.
-A game's or a player's accuracy is the mean over their decisions.
+A game's or a player's accuracy is the mean over their decisions: each summary keeps its game's
+mean, and a player's is the mean of those weighted by the games' decisions (``history.stats``).
 """
 
 from __future__ import annotations
@@ -69,12 +70,6 @@ def summarise(game: Game, state: GameState | None = None, actions=None) -> list[
             continue
         card = state.cards[seat.position]
         analysis = analysis_of(game, seat.position, actions)
-        costliest = []
-        if analysis is not None:
-            costliest = [
-                {"index": d.index, "loss": round(d.loss, 4)}
-                for d in analysis.costliest(COSTLIEST_KEPT)
-            ]
         summaries.append(
             Summary(
                 seat=seat,
@@ -90,11 +85,11 @@ def summarise(game: Game, state: GameState | None = None, actions=None) -> list[
                 yahtzees=(card.boxes.get("yahtzee") == 50) + card.yahtzee_bonus // YAHTZEE_BONUS,
                 result=results[seat.position] if len(seats) > 1 else 1.0,
                 forfeited=seat.position in state.forfeited,
-                decisions=None if analysis is None else len(analysis.decisions),
-                loss=None if analysis is None else analysis.total_loss,
-                costliest=costliest,
+                complete=card.is_full,
             )
         )
+        if analysis is not None:
+            _value(summaries[-1], analysis, save=False)
     return summaries
 
 
@@ -133,13 +128,19 @@ def fill_missing(visitor: str, limit: int = 50) -> int:
     return done
 
 
-def _value(summary: Summary, analysis: Analysis) -> None:
-    summary.decisions = len(analysis.decisions)
+def _value(summary: Summary, analysis: Analysis, *, save: bool = True) -> None:
+    """Put the perfect player's valuation of the seat's decisions in its summary."""
+    decisions = analysis.decisions
+    summary.decisions = len(decisions)
     summary.loss = analysis.total_loss
+    summary.accuracy = (
+        sum(accuracy(d.loss) for d in decisions) / len(decisions) if decisions else None
+    )
     summary.costliest = [
         {"index": d.index, "loss": round(d.loss, 4)} for d in analysis.costliest(COSTLIEST_KEPT)
     ]
-    summary.save(update_fields=["decisions", "loss", "costliest"])
+    if save:
+        summary.save(update_fields=["decisions", "loss", "accuracy", "costliest"])
 
 
 def _summarise_again(game_id: str) -> int:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("lobby.urls")),
     path("", include("profiles.urls")),
+    path("", include("history.urls")),
 ]
 
 handler404 = "games.responses.page_not_found"

@@ -1,0 +1,153 @@
+"""A player's stats, solo and online, from their games' summaries (``history.Summary``).
+
+Only games whose card was filled to the end count (``Summary.complete``): a game ended early
+says nothing of how one scores. The counts, sums, mean and best come from the database's
+aggregates, which are exact on these integer columns; the median and the histogram from the
+ordered totals (one integer per game). A player's points lost per decision and accuracy are means
+over all their valued decisions, not over games: each game weighs as many decisions as it had.
+The charts are plain SVG coordinates for the templates to draw (``templates/history/_stats.html``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Max, Q, Sum
+
+from games.models import Game
+from history.models import Summary
+
+TREND_GAMES = 50  # the trend chart draws the last games only: readable on a phone
+BIN_WIDTH = 25  # the histogram's bins of points
+# The charts' drawing areas, in the SVGs' own units (they scale to the page's width).
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
+# Which games each section of stats is about.
+SECTIONS = {"solo": Game.Mode.SOLO, "online": Game.Mode.ONLINE}
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What a player's games of one kind came to."""
+
+    games: int
+    average: float
+    median: float
+    best: int
+    bonus_rate: float  # the share of games with the upper bonus, 0-1
+    yahtzees_per_game: float
+    decisions: int  # decisions valued by the perfect player
+    loss_per_decision: float | None  # None: none valued yet
+    accuracy: float | None  # 0-100, the mean of the decisions' accuracies
+    trend: dict
+    histogram: dict
+
+    @property
+    def bonus_percent(self) -> float:
+        """The upper-bonus rate as a percentage."""
+        return 100 * self.bonus_rate
+
+
+def stats(visitor: str, mode: str) -> Stats | None:
+    """The stats of this browser's (or profile's) complete games of ``mode``; None: no game."""
+    games = Summary.objects.of_visitor(visitor).filter(mode=mode, complete=True)
+    valued = Q(decisions__isnull=False)
+    totals = games.aggregate(
+        games=Count("id"),
+        points=Sum("total"),
+        best=Max("total"),
+        bonuses=Count("id", filter=Q(upper_bonus=True)),
+        yahtzees=Sum("yahtzees"),
+        # Named apart from the columns: an aggregate may not take a column's name.
+        valued_decisions=Sum("decisions", filter=valued),
+        points_lost=Sum("loss", filter=valued),
+        accuracy_sum=Sum(F("accuracy") * F("decisions"), filter=valued & Q(accuracy__isnull=False)),
+    )
+    count = totals["games"]
+    if not count:
+        return None
+    scores = list(games.order_by("total").values_list("total", flat=True))
+    decisions = totals["valued_decisions"] or 0
+    last = list(games.values_list("total", "accuracy")[:TREND_GAMES])[::-1]
+    return Stats(
+        games=count,
+        average=totals["points"] / count,
+        median=statistics.median(scores),
+        best=totals["best"],
+        bonus_rate=totals["bonuses"] / count,
+        yahtzees_per_game=totals["yahtzees"] / count,
+        decisions=decisions,
+        loss_per_decision=totals["points_lost"] / decisions if decisions else None,
+        accuracy=(totals["accuracy_sum"] or 0.0) / decisions if decisions else None,
+        trend=trend([total for total, _ in last], [acc for _, acc in last]),
+        histogram=histogram(scores),
+    )
+
+
+def trend(totals: list[int], accuracies: list[float | None]) -> dict:
+    """The last games' scores (and accuracies, on a 0-100 scale of their own) as SVG points."""
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_MARGIN, CHART_HEIGHT - 2 * CHART_MARGIN
+    step = inner_w / max(len(totals) - 1, 1)
+    high = max(max(totals), 100)  # a chart of low scores still starts at 0
+
+    def y(value: float, top: float) -> float:
+        return CHART_MARGIN + (1 - value / top) * inner_h
+
+    scores = [(CHART_MARGIN + i * step, y(total, high)) for i, total in enumerate(totals)]
+    valued = [
+        (CHART_MARGIN + i * step, y(acc, 100.0))
+        for i, acc in enumerate(accuracies)
+        if acc is not None
+    ]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "games": len(totals),
+        "scores": _points(scores),
+        "accuracy": _points(valued) if len(valued) > 1 else "",
+        "last": {"x": f"{scores[-1][0]:.1f}", "y": f"{scores[-1][1]:.1f}"},
+        "low": min(totals),
+        "high": max(totals),
+    }
+
+
+def histogram(scores: list[int]) -> dict:
+    """How many games scored in each bin of ``BIN_WIDTH`` points, from the lowest to the best."""
+    first = min(scores) // BIN_WIDTH
+    bins = [0] * (max(scores) // BIN_WIDTH - first + 1)
+    for score in scores:
+        bins[score // BIN_WIDTH - first] += 1
+    tallest = max(bins)
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_MARGIN, CHART_HEIGHT - 2 * CHART_MARGIN
+    width = inner_w / len(bins)
+    bars = []
+    for index, games in enumerate(bins):
+        height = games / tallest * inner_h
+        bars.append(
+            {
+                "x": f"{CHART_MARGIN + index * width:.1f}",
+                "y": f"{CHART_MARGIN + inner_h - height:.1f}",
+                "width": f"{max(width - 2, 1):.1f}",
+                "height": f"{height:.1f}",
+                "low": (first + index) * BIN_WIDTH,
+                "high": (first + index + 1) * BIN_WIDTH - 1,
+                "games": games,
+            }
+        )
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "bars": bars,
+        "tallest": tallest,
+        "low": bars[0]["low"],
+        "high": bars[-1]["high"],
+    }
+
+
+def _points(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def sections(visitor: str) -> list[dict]:
+    """The stats of the solo and the online games, each with its key for the template."""
+    return [{"key": key, "stats": stats(visitor, mode)} for key, mode in SECTIONS.items()]
