@@ -69,6 +69,12 @@ class Summary(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["visitor", "-finished_at"], name="summaries_of_a_visitor"),
+            # What ``summaries.fill_missing`` looks for on every view: usually nothing.
+            models.Index(
+                fields=["visitor"],
+                condition=models.Q(decisions__isnull=True),
+                name="summaries_not_valued",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -80,3 +86,20 @@ class Summary(models.Model):
         if not self.decisions:
             return None if self.decisions is None else 0.0
         return self.loss / self.decisions
+
+
+class StatsCache(models.Model):
+    """A browser's (or profile's) stats as last worked out, with how many of its summaries (and
+    of those, valued ones) there were just before (``history.stats``).
+
+    Summaries are only ever added, or valued once: while both counts are still the same, no
+    summary of the visitor has changed since, and the stats kept are exact.
+    """
+
+    visitor = models.CharField(max_length=64, unique=True)
+    summaries = models.PositiveIntegerField()
+    valued = models.PositiveIntegerField()
+    stats = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"stats of {self.visitor}"

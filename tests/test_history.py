@@ -14,7 +14,7 @@ from games.analysis import analyse
 from games.models import Game
 from games.rules import CATEGORIES
 from history import stats, summaries
-from history.models import Summary
+from history.models import StatsCache, Summary
 from lobby import diamonds
 from lobby.models import Player
 from tests.clients import client_for, finished_online_game, online
@@ -304,3 +304,19 @@ def test_spanish_my_games():
     client = client_for()
     page = client.get(reverse("history:games"), headers={"accept-language": "es"}).text
     assert "Mis partidas" in page and "Estadísticas en solitario" in page
+
+
+def test_kept_stats_hold_until_a_summary_is_added_or_valued():
+    make_game(GAME_306)
+    first = stats.sections(VISITOR)[0]["stats"]
+    assert StatsCache.objects.get(visitor=VISITOR).summaries == 1
+    assert stats.sections(VISITOR)[0]["stats"] == first  # read back from what was kept
+    make_game(GAME_237)  # a new summary: the kept stats no longer hold
+    again = stats.sections(VISITOR)[0]["stats"]
+    assert (again.games, again.best, again.median) == (2, 306, 271.5)
+    assert again == stats.stats(VISITOR, "solo")
+    Summary.objects.filter(total=237).update(decisions=None, loss=None, accuracy=None)
+    unvalued = stats.sections(VISITOR)[0]["stats"]
+    assert unvalued.decisions == 13 and unvalued.accuracy == pytest.approx(first.accuracy)
+    summaries.fill_missing(VISITOR)  # valued again: the kept stats are worked out again
+    assert stats.sections(VISITOR)[0]["stats"] == again

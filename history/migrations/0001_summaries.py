@@ -14,6 +14,16 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
+            name='StatsCache',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('visitor', models.CharField(max_length=64, unique=True)),
+                ('summaries', models.PositiveIntegerField()),
+                ('valued', models.PositiveIntegerField()),
+                ('stats', models.JSONField()),
+            ],
+        ),
+        migrations.CreateModel(
             name='Summary',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
@@ -37,7 +47,7 @@ class Migration(migrations.Migration):
                 ('seat', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='summary', to='games.seat')),
             ],
             options={
-                'indexes': [models.Index(fields=['visitor', '-finished_at'], name='summaries_of_a_visitor')],
+                'indexes': [models.Index(fields=['visitor', '-finished_at'], name='summaries_of_a_visitor'), models.Index(condition=models.Q(('decisions__isnull', True)), fields=['visitor'], name='summaries_not_valued')],
             },
         ),
     ]
