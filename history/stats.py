@@ -30,7 +30,7 @@ from history.models import StatsCache, Summary
 TREND_GAMES = 50  # the trend chart draws the last games only: readable on a phone
 BIN_WIDTH = 25  # the histogram's bins of points
 # The charts' drawing areas, in the SVGs' own units (they scale to the page's width).
-CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 150, 12
 # Which games each section of stats is about.
 SECTIONS = {"solo": Game.Mode.SOLO, "online": Game.Mode.ONLINE}
 
@@ -48,13 +48,28 @@ class Stats:
     decisions: int  # decisions valued by the perfect player
     loss_per_decision: float | None  # None: none valued yet
     accuracy: float | None  # 0-100, the mean of the decisions' accuracies
-    trend: dict
-    histogram: dict
+    # What the charts draw, kept as numbers (their coordinates are worked out as shown, so a
+    # new drawing of them needs no stats worked out again): the last games' totals and
+    # accuracies, oldest first, and how many games fell in each bin from ``first_bin`` on.
+    last_totals: list[int]
+    last_accuracies: list[float | None]
+    first_bin: int
+    bins: list[int]
 
     @property
     def bonus_percent(self) -> float:
         """The upper-bonus rate as a percentage."""
         return 100 * self.bonus_rate
+
+    @property
+    def trend(self) -> dict:
+        """The trend chart's coordinates."""
+        return trend(self.last_totals, self.last_accuracies)
+
+    @property
+    def histogram(self) -> dict:
+        """The histogram's bars."""
+        return histogram(self.first_bin, self.bins)
 
 
 def stats(visitor: str, mode: str) -> Stats | None:
@@ -88,8 +103,10 @@ def stats(visitor: str, mode: str) -> Stats | None:
         decisions=decisions,
         loss_per_decision=totals["points_lost"] / decisions if decisions else None,
         accuracy=(totals["accuracy_sum"] or 0.0) / decisions if decisions else None,
-        trend=trend([total for total, _ in last], [acc for _, acc in last]),
-        histogram=histogram(scores),
+        last_totals=[total for total, _ in last],
+        last_accuracies=[acc for _, acc in last],
+        first_bin=scores[0] // BIN_WIDTH,
+        bins=bin_counts(scores),
     )
 
 
@@ -120,12 +137,18 @@ def trend(totals: list[int], accuracies: list[float | None]) -> dict:
     }
 
 
-def histogram(scores: list[int]) -> dict:
-    """How many games scored in each bin of ``BIN_WIDTH`` points, from the lowest to the best."""
-    first = min(scores) // BIN_WIDTH
-    bins = [0] * (max(scores) // BIN_WIDTH - first + 1)
+def bin_counts(scores: list[int]) -> list[int]:
+    """How many of these (sorted) scores fall in each bin of ``BIN_WIDTH`` points, from the
+    lowest score's bin to the best's."""
+    first = scores[0] // BIN_WIDTH
+    bins = [0] * (scores[-1] // BIN_WIDTH - first + 1)
     for score in scores:
         bins[score // BIN_WIDTH - first] += 1
+    return bins
+
+
+def histogram(first: int, bins: list[int]) -> dict:
+    """The bins' counts as the SVG bars of a histogram."""
     tallest = max(bins)
     inner_w, inner_h = CHART_WIDTH - 2 * CHART_MARGIN, CHART_HEIGHT - 2 * CHART_MARGIN
     width = inner_w / len(bins)
@@ -164,31 +187,35 @@ def sections(visitor: str) -> list[dict]:
         summaries=Count("id"), valued=Count("decisions")
     )
     kept = StatsCache.objects.filter(visitor=visitor, **counts).first()
+    found = None
     if kept is not None:
-        found = {key: Stats(**value) if value else None for key, value in kept.stats.items()}
-    else:
+        try:
+            found = {key: Stats(**value) if value else None for key, value in kept.stats.items()}
+        except TypeError:  # kept by a version of Stats with other fields: work them out again
+            found = None
+    if found is None:
         found = {key: stats(visitor, mode) for key, mode in SECTIONS.items()}
         _keep(visitor, counts, found)
-    return [{"key": key, "stats": found[key], "bars": _bars(found[key])} for key in SECTIONS]
+    return [_section(key, found[key]) for key in SECTIONS]
 
 
-def _bars(found: Stats | None) -> list[dict]:
-    """The histogram's bars with what each says, in the language of the request (a template
-    tag in the loop took a third of the stats' rendering time)."""
+def _section(key: str, found: Stats | None) -> dict:
+    """One section for the template: the stats and their charts' coordinates."""
     if found is None:
-        return []
-    return [
-        bar
-        | {
-            "label": ngettext(
+        return {"key": key, "stats": None}
+    histogram = found.histogram
+    # What each bar says, in the request's language (a template tag in the loop took a third
+    # of the stats' rendering time).
+    for bar in histogram["bars"]:
+        bar["label"] = (
+            ngettext(
                 "%(low)s–%(high)s: %(games)s game",
                 "%(low)s–%(high)s: %(games)s games",
                 bar["games"],
             )
             % bar
-        }
-        for bar in found.histogram["bars"]
-    ]
+        )
+    return {"key": key, "stats": found, "trend": found.trend, "histogram": histogram}
 
 
 def _keep(visitor: str, counts: dict, found: dict[str, Stats | None]) -> None:

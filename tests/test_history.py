@@ -320,3 +320,10 @@ def test_kept_stats_hold_until_a_summary_is_added_or_valued():
     assert unvalued.decisions == 13 and unvalued.accuracy == pytest.approx(first.accuracy)
     summaries.fill_missing(VISITOR)  # valued again: the kept stats are worked out again
     assert stats.sections(VISITOR)[0]["stats"] == again
+
+
+def test_stats_kept_in_another_shape_are_worked_out_again():
+    make_game(GAME_306)
+    stats.sections(VISITOR)
+    StatsCache.objects.update(stats={"solo": {"games": 1, "trend": {}}, "online": None})
+    assert stats.sections(VISITOR)[0]["stats"] == stats.stats(VISITOR, "solo")
