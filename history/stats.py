@@ -186,6 +186,8 @@ def sections(visitor: str) -> list[dict]:
     counts = Summary.objects.filter(visitor=visitor).aggregate(
         summaries=Count("id"), valued=Count("decisions")
     )
+    if not counts["summaries"]:  # no finished game: nothing to keep, or to look up
+        return [{"key": key, "stats": None} for key in SECTIONS]
     kept = StatsCache.objects.filter(visitor=visitor, **counts).first()
     found = None
     if kept is not None:
