@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.bench_profiles import p95, time_pages  # noqa: E402
 
 ME = "v-stats-000"
+TARGET = 2.0  # issue 18: the stats page at most 2x the server time of the game page (p50)
 OPPONENTS = 50
 
 
@@ -172,6 +173,9 @@ def main() -> None:
             f"{name:<18} {p50:8.2f} {p95(values):8.2f} "
             f"{p50 / statistics.median(game):10.2f}x {p95(values) / p95(game):10.2f}x"
         )
+    ratio = statistics.median(times["profile + stats"]) / statistics.median(game)
+    verdict = "met" if ratio <= TARGET else "not met"
+    print(f"target: the profile page with its stats at most {TARGET:g}x the game page: {verdict}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ def test_bench_stats_times_each_page_against_the_game_page():
         "game page", "profile + stats", "profile, no games", "my games", "my games, online"
     }, result.stdout  # fmt: skip
     assert pages["game page"] == 1.0 and all(ratio > 0 for ratio in pages.values())
+    assert re.search(r"^target: .* at most 2x the game page: (met|not met)$", result.stdout, re.M)
 
 
 @pytest.mark.browser
