@@ -26,6 +26,15 @@ class SummaryQuerySet(models.QuerySet):
         """Those whose decisions were valued by the perfect player."""
         return self.filter(decisions__isnull=False)
 
+    def listed(self) -> SummaryQuerySet:
+        """One summary per game: a pass-the-phone game has one for each of its seats."""
+        earlier = Summary.objects.filter(
+            game=models.OuterRef("game"),
+            visitor=models.OuterRef("visitor"),
+            id__lt=models.OuterRef("id"),
+        )
+        return self.exclude(models.Exists(earlier))
+
 
 class Summary(models.Model):
     """One person's seat in a finished game: score, bonus, Yahtzees, result, points lost."""
@@ -43,9 +52,15 @@ class Summary(models.Model):
     yahtzees = models.PositiveSmallIntegerField()  # Yahtzees scored: the 50 and each bonus
     result = models.FloatField()  # 1 won, 0.5 tied for first, 0 lost (a solo game: 1)
     forfeited = models.BooleanField(default=False)
+    # Every box filled: the stats count only these (a game ended early, when a player left or
+    # was left out, leaves cards half full, whose totals say nothing of how one plays).
+    complete = models.BooleanField(default=True)
     # Valued by the perfect player (None until it could be: its table was not loaded).
     decisions = models.PositiveSmallIntegerField(null=True)
     loss = models.FloatField(null=True)  # expected points lost, over the whole game
+    # The mean of the decisions' accuracies (``summaries.accuracy``): kept, because it cannot be
+    # worked out from ``loss`` (the mean of a curve is not the curve of the mean).
+    accuracy = models.FloatField(null=True)
     # The costliest decisions, for "learn from your mistakes": [{"index": i, "loss": x}, ...]
     costliest = models.JSONField(default=list)
 
@@ -54,6 +69,12 @@ class Summary(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["visitor", "-finished_at"], name="summaries_of_a_visitor"),
+            # What ``summaries.fill_missing`` looks for on every view: usually nothing.
+            models.Index(
+                fields=["visitor"],
+                condition=models.Q(decisions__isnull=True),
+                name="summaries_not_valued",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -65,3 +86,20 @@ class Summary(models.Model):
         if not self.decisions:
             return None if self.decisions is None else 0.0
         return self.loss / self.decisions
+
+
+class StatsCache(models.Model):
+    """A browser's (or profile's) stats as last worked out, with how many of its summaries (and
+    of those, valued ones) there were just before (``history.stats``).
+
+    Summaries are only ever added, or valued once: while both counts are still the same, no
+    summary of the visitor has changed since, and the stats kept are exact.
+    """
+
+    visitor = models.CharField(max_length=64, unique=True)
+    summaries = models.PositiveIntegerField()
+    valued = models.PositiveIntegerField()
+    stats = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"stats of {self.visitor}"

@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from games import rating as ratings
 from games.flow import _
 from games.models import Game, Seat
+from history import stats
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player, RatingChange
 from lobby.presenters import rating_view
@@ -115,6 +116,7 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
             list(player.rating_changes.order_by("-created_at", "-id")[:CHART_GAMES])[::-1]
         ),
         "games": last_games(player),
+        "sections": stats.sections(player.visitor),
         "is_me": is_me,
         "grant": diamonds.WELCOME_GRANT,
         "floor": diamonds.FLOOR,

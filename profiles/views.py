@@ -16,6 +16,7 @@ from games.identity import sign_in_as, visitor_id
 from games.names import look_alike_key
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal
+from history import summaries
 from lobby.models import Player
 from lobby.services import player_of
 from profiles import presenters, services
@@ -62,6 +63,7 @@ def find(request: HttpRequest) -> HttpResponse:
 def _profile(
     request: HttpRequest, player: Player, *, code: str = "", error: str = "", status: int = 200
 ) -> HttpResponse:
+    summaries.fill_missing(player.visitor)  # its stats count games from before summaries too
     context = presenters.profile_context(player, visitor_id(request), request.session.session_key)
     told = [m.message for m in messages.get_messages(request) if m.extra_tags == TOLD]
     error = error or refusal_for(request, "profile") or ""

@@ -16,6 +16,23 @@ CELLS = rf"{PAIR} \| {PAIR} \| {PAIR} \| {PAIR} \| (\d+) / (\d+)"
 ROW = re.compile(rf"^\| (roll|hold|score) \| (\d+) \| {CELLS} \|$", re.M)
 
 
+def test_bench_stats_times_each_page_against_the_game_page():
+    """A small run prints a row per page, the game page at 1x."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_stats.py", "--games", "40", "--reps", "3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "built a profile with 40 finished games" in result.stdout
+    rows = re.findall(r"^(\S.*?)\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+(\d+\.\d\d)x", result.stdout, re.M)
+    pages = {name: float(ratio) for name, _p50, _p95, ratio in rows}
+    assert pages.keys() == {
+        "game page", "profile + stats", "profile, no games", "my games", "my games, online"
+    }, result.stdout  # fmt: skip
+    assert pages["game page"] == 1.0 and all(ratio > 0 for ratio in pages.values())
+    assert re.search(r"^target: .* at most 2x the game page: (met|not met)$", result.stdout, re.M)
+
+
 @pytest.mark.browser
 @pytest.mark.server  # the benchmark starts uvicorn and Chromium itself
 def test_bench_browser_prints_figures_for_each_kind_of_move():

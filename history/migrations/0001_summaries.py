@@ -14,6 +14,16 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
+            name='StatsCache',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('visitor', models.CharField(max_length=64, unique=True)),
+                ('summaries', models.PositiveIntegerField()),
+                ('valued', models.PositiveIntegerField()),
+                ('stats', models.JSONField()),
+            ],
+        ),
+        migrations.CreateModel(
             name='Summary',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
@@ -28,14 +38,16 @@ class Migration(migrations.Migration):
                 ('yahtzees', models.PositiveSmallIntegerField()),
                 ('result', models.FloatField()),
                 ('forfeited', models.BooleanField(default=False)),
+                ('complete', models.BooleanField(default=True)),
                 ('decisions', models.PositiveSmallIntegerField(null=True)),
                 ('loss', models.FloatField(null=True)),
+                ('accuracy', models.FloatField(null=True)),
                 ('costliest', models.JSONField(default=list)),
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='summaries', to='games.game')),
                 ('seat', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='summary', to='games.seat')),
             ],
             options={
-                'indexes': [models.Index(fields=['visitor', '-finished_at'], name='summaries_of_a_visitor')],
+                'indexes': [models.Index(fields=['visitor', '-finished_at'], name='summaries_of_a_visitor'), models.Index(condition=models.Q(('decisions__isnull', True)), fields=['visitor'], name='summaries_not_valued')],
             },
         ),
     ]

@@ -1,0 +1,99 @@
+"""What "My games" shows: each finished game as plain values for its template."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils.translation import gettext, ngettext
+
+from games.flow import _
+from games.models import Game, Seat
+from games.strategy.bots import BOTS
+from history.models import Summary
+
+PAGE_SIZE = 25
+# The filters of My games: the key in ``?mode=``, what it shows, and which summaries it keeps.
+FILTERS: dict[str, tuple[str, Q]] = {
+    "all": (_("All"), Q()),
+    "solo": (_("Solo"), Q(mode=Game.Mode.SOLO)),
+    "computer": (_("Against the computer"), Q(mode=Game.Mode.COMPUTER)),
+    "local": (_("Pass the phone"), Q(mode=Game.Mode.LOCAL)),
+    "online": (_("Online"), Q(mode=Game.Mode.ONLINE)),
+    "ranked": (_("Ranked"), Q(ranked=True)),
+    "diamonds": (_("Diamonds"), Q(stake__gt=0)),
+}
+MODE_WORDS = {
+    Game.Mode.SOLO: _("Solo"),
+    Game.Mode.COMPUTER: _("Against the computer"),
+    Game.Mode.LOCAL: _("Pass the phone"),
+    Game.Mode.ONLINE: _("Online"),
+}
+RESULT_WORDS = {"won": _("Won"), "drew": _("Draw"), "lost": _("Lost"), "left": _("Left")}
+
+
+def filters(current: str) -> list[dict]:
+    """The filter links, the current one marked."""
+    return [
+        {"key": key, "label": gettext(label), "current": key == current}
+        for key, (label, _q) in FILTERS.items()
+    ]
+
+
+def games_of(visitor: str | None, mode: str):
+    """This browser's finished games of a filter, newest first, one summary per game."""
+    return Summary.objects.of_visitor(visitor or "").filter(FILTERS[mode][1]).listed()
+
+
+def row(summary: Summary) -> dict:
+    """One line of My games (the summary's game and its seats prefetched)."""
+    game = summary.game
+    seats = game.ordered_seats()
+    mine = next(seat for seat in seats if seat.pk == summary.seat_id)
+    row = {
+        "game": game,
+        "finished_at": summary.finished_at,
+        "mode": _mode_words(summary),
+        "total": summary.total,
+        "result": "",
+        "result_word": "",
+        "accuracy": summary.accuracy,
+    }
+    if summary.mode == Game.Mode.LOCAL:
+        # Everyone at the table played on this browser: the game is listed once, with everyone.
+        totals = {seat.name: seat.card().total for seat in seats}
+        best = max(totals.values())
+        winners = [name for name, total in totals.items() if total == best]
+        row["opponents"] = ", ".join(f"{name} ({total})" for name, total in totals.items())
+        row["total"] = best
+        row["result_word"] = (
+            gettext("%(name)s won") % {"name": winners[0]} if len(winners) == 1 else gettext("Draw")
+        )
+        row["result"] = "won" if len(winners) == 1 else "drew"
+        return row
+    row["opponents"] = ", ".join(_name(seat) for seat in seats if seat is not mine)
+    if summary.mode != Game.Mode.SOLO:
+        if summary.forfeited:
+            row["result"] = "left"
+        else:
+            row["result"] = {1.0: "won", 0.5: "drew", 0.0: "lost"}.get(summary.result, "lost")
+        row["result_word"] = gettext(RESULT_WORDS[row["result"]])
+    return row
+
+
+def _name(seat: Seat) -> str:
+    if seat.bot in BOTS:
+        return gettext("the computer (%(strength)s)") % {"strength": gettext(BOTS[seat.bot].name)}
+    return seat.name
+
+
+def _mode_words(summary: Summary) -> str:
+    words = [gettext(MODE_WORDS[summary.mode])]
+    if summary.daily:
+        words.append(gettext("daily challenge"))
+    if summary.ranked:
+        words.append(gettext("ranked"))
+    if summary.stake:
+        words.append(
+            ngettext("%(count)s diamond", "%(count)s diamonds", summary.stake)
+            % {"count": summary.stake}
+        )
+    return " · ".join(words)
