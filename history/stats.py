@@ -188,6 +188,10 @@ def sections(visitor: str) -> list[dict]:
     )
     if not counts["summaries"]:  # no finished game: nothing to keep, or to look up
         return [{"key": key, "stats": None} for key in SECTIONS]
+    # What the drawn sections depend on (with the language): the template keeps them drawn under
+    # it ({% cache %}), as StatsCache keeps the numbers: drawing two sections took 4-5 ms of a
+    # profile page of 1,000 games (bench_stats.py).
+    version = f"{visitor}:{counts['summaries']}:{counts['valued']}"
     kept = StatsCache.objects.filter(visitor=visitor, **counts).first()
     found = None
     if kept is not None:
@@ -198,7 +202,7 @@ def sections(visitor: str) -> list[dict]:
     if found is None:
         found = {key: stats(visitor, mode) for key, mode in SECTIONS.items()}
         _keep(visitor, counts, found)
-    return [_section(key, found[key]) for key in SECTIONS]
+    return [_section(key, found[key]) | {"version": version} for key in SECTIONS]
 
 
 def _section(key: str, found: Stats | None) -> dict:

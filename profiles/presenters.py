@@ -9,8 +9,9 @@ from games import rating as ratings
 from games.flow import _
 from games.models import Game, Seat
 from history import stats
+from history.models import Summary
 from lobby import diamonds
-from lobby.models import DiamondEntry, Player, RatingChange
+from lobby.models import DiamondEntry, Player
 from lobby.presenters import rating_view
 from lobby.services import player_of
 from profiles.models import Browser
@@ -34,12 +35,12 @@ REASON_WORDS = {
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12
 
 
-def chart(changes: list[RatingChange]) -> dict | None:
-    """The rating over the player's rated games as SVG coordinates: one point before the first
-    game and one after each, evenly spaced; None before any rated game."""
+def chart(changes: list[tuple[float, float]]) -> dict | None:
+    """The rating over the player's rated games, ``(before, after)`` each, as SVG coordinates:
+    one point before the first game and one after each, evenly spaced; None before any."""
     if not changes:
         return None
-    values = [changes[0].value_before] + [change.value_after for change in changes]
+    values = [changes[0][0]] + [after for _before, after in changes]
     low, high = min(values), max(values)
     span = max(high - low, 100.0)  # a flat or short history still reads as a gentle line
     middle = (low + high) / 2
@@ -62,13 +63,6 @@ def chart(changes: list[RatingChange]) -> dict | None:
     }
 
 
-def outcome(game: Game, seat: Seat) -> str:
-    """A finished game's result for one seat: "won", "drew", "lost" or "left" (a forfeit)."""
-    if seat.position in game.forfeited:
-        return "left"
-    return {1.0: "won", 0.5: "drew", 0.0: "lost"}[game.state().results()[seat.position]]
-
-
 RESULT_WORDS = {
     "won": _("Won"),
     "drew": _("Draw"),
@@ -78,31 +72,38 @@ RESULT_WORDS = {
 
 
 def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
-    """The profile's last finished online games, newest first, with their results."""
-    games = Game.objects.last_finished_online(player.visitor, limit)
-    words = {key: gettext(word) for key, word in RESULT_WORDS.items()}
-    rows = []
-    for game in games:
-        seats = game.ordered_seats()
-        mine = next(seat for seat in seats if seat.visitor == player.visitor)
-        result = outcome(game, mine)
-        change = next((c for c in game.rating_changes.all() if c.player_id == player.pk), None)
-        rows.append(
-            {
-                "game": game,
-                "opponents": ", ".join(seat.name for seat in seats if seat is not mine),
-                "total": mine.card().total,
-                "result": result,
-                "result_word": words[result],
-                "ranked": game.ranked,
-                "change": ratings.change(
-                    ratings.Rating(change.value_before), ratings.Rating(change.value_after)
-                )
-                if change
-                else "",
-            }
+    """The profile's last finished online games, newest first, with their results.
+
+    Read from the summaries (history.Summary, worked out from each game's log) on their index
+    of (visitor, finished_at), with the opponents' names and the rating changes in one query
+    each: the games and seats as model instances took 6.3 ms of a 47 ms page (bench_stats.py).
+    """
+    rows = list(
+        Summary.objects.of_visitor(player.visitor)
+        .filter(mode=Game.Mode.ONLINE)
+        .values("game_id", "finished_at", "total", "result", "forfeited", "ranked")[:limit]
+    )
+    ids = [row["game_id"] for row in rows]
+    opponents: dict[str, list[str]] = {}
+    names = Seat.objects.filter(game_id__in=ids).exclude(visitor=player.visitor)
+    for game_id, name in names.order_by("position").values_list("game_id", "name"):
+        opponents.setdefault(game_id, []).append(name)
+    changes = {
+        game_id: ratings.change(ratings.Rating(before), ratings.Rating(after))
+        for game_id, before, after in player.rating_changes.filter(game_id__in=ids).values_list(
+            "game_id", "value_before", "value_after"
         )
+    }
+    words = {key: gettext(word) for key, word in RESULT_WORDS.items()}
+    for row in rows:
+        row["result"] = "left" if row["forfeited"] else RESULTS[row["result"]]
+        row["result_word"] = words[row["result"]]
+        row["opponents"] = ", ".join(opponents.get(row["game_id"], ()))
+        row["change"] = changes.get(row["game_id"], "")
     return rows
+
+
+RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
 
 
 def profile_context(player: Player, viewer: str | None, session_key: str | None) -> dict:
@@ -113,7 +114,11 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
         "player": player,
         "rating": rating_view(player, now),
         "chart": chart(
-            list(player.rating_changes.order_by("-created_at", "-id")[:CHART_GAMES])[::-1]
+            list(
+                player.rating_changes.order_by("-created_at", "-id").values_list(
+                    "value_before", "value_after"
+                )[:CHART_GAMES]
+            )[::-1]
         ),
         "games": last_games(player),
         "sections": stats.sections(player.visitor),
@@ -125,7 +130,7 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
     if is_me:
         context["statement"] = [
             {"entry": entry, "what": gettext(REASON_WORDS[entry.reason])}
-            for entry in player.diamond_entries.select_related("game")[:STATEMENT_SIZE]
+            for entry in player.diamond_entries.all()[:STATEMENT_SIZE]
         ]
         context["browsers"] = [
             {"browser": browser, "current": browser.session_key == session_key}

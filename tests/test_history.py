@@ -196,6 +196,19 @@ def test_the_profile_page_shows_solo_and_online_stats():
     assert "No online game played to the end yet." in page[page.index("Online stats") :]
 
 
+def test_the_drawn_stats_follow_a_new_game_and_the_language():
+    online("ana", "Ana")
+    make_game(GAME_306, visitor="ana")
+    url = reverse("profiles:profile", args=[Player.objects.get().pk])
+    assert re.search(r"<dt>Best</dt><dd>306</dd>", Client().get(url).text)
+    spanish = Client(headers={"Accept-Language": "es"}).get(url).text
+    assert "<dt>Mejor</dt><dd>306</dd>" in spanish and "<dt>Best</dt>" not in spanish
+    make_game(GAME_237, visitor="ana")  # a new summary: the section is drawn again
+    page = Client().get(url).text
+    assert re.search(r"<dt>Average</dt><dd>271.5</dd>", page)
+    assert re.search(r"<dt>Games</dt><dd>2</dd>", page)
+
+
 # --- My games ---------------------------------------------------------------------------------
 
 
