@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import statistics
 
@@ -340,3 +341,18 @@ def test_stats_kept_in_another_shape_are_worked_out_again():
     stats.sections(VISITOR)
     StatsCache.objects.update(stats={"solo": {"games": 1, "trend": {}}, "online": None})
     assert stats.sections(VISITOR)[0]["stats"] == stats.stats(VISITOR, "solo")
+
+
+def test_the_summaries_command_fills_what_finished_games_lack(strategy_tables):
+    from django.core.management import call_command
+
+    make_game(GAME_306)
+    make_game(GAME_237, visitor="bo")
+    Summary.objects.all().delete()  # games from before summaries
+    out = io.StringIO()
+    call_command("summaries", stdout=out)
+    assert out.getvalue().strip() == "2 summaries written, 0 valued."
+    assert sorted(Summary.objects.values_list("total", flat=True)) == [237, 306]
+    assert Summary.objects.filter(decisions__isnull=True).count() == 0
+    call_command("summaries", stdout=out)  # nothing left: nothing written twice
+    assert Summary.objects.count() == 2
