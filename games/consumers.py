@@ -52,6 +52,9 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.tab = query.get("tab", [""])[0][:32]  # as the view takes X-Tab
         self.frames = FrameBudget()
         self.group = group_name(self.game_id)
+        if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
+            await self.close()  # before the handshake: the socket is refused
+            return
         await self.forget_previous_run()
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts

@@ -97,6 +97,13 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
+def may_follow(game_id: str, visitor: str | None) -> bool:
+    """False for a daily challenge's attempt whose day is not over, but for its player:
+    everyone plays its dice that day (``Game.open_to``)."""
+    daily = Game.objects.filter(pk=game_id, reveal_after__gt=timezone.now())
+    return not daily.exists() or not is_watching(game_id, visitor)
+
+
 def mark_watched(game_id: str) -> None:
     """A watcher's page is open on this game: keep the game marked watched for a while."""
     Game.objects.filter(pk=game_id).watched_until(timezone.now() + PRESENCE_WINDOW)

@@ -76,6 +76,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     context = replay_context(game, visitor, actions, at) | {
         "live": False,  # a replay listens to nothing
         "owner": game.mode != Game.Mode.ONLINE and game.seat_of(visitor) is not None,
+        "public_daily": game.reveal_after is not None and game.open_to(None),
         "replay_url": (url := reverse("games:replay", args=[game.id])),
         "share_url": request.build_absolute_uri(url),
     }

@@ -269,6 +269,11 @@ def perform(
             raise IllegalMove(_("The game is over."))
         if step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
+        if game.reveal_after is not None and game.reveal_after <= timezone.now():
+            # A daily challenge's day is over and its seed is public: no move after that.
+            raise IllegalMove(
+                _("This daily challenge's day is over: its attempts can no longer be played.")
+            )
         log = _Log(game)
         log.record(seat.position, kind, log.payload(kind, params, roll))
         _play_computer_turns(log, roll)

@@ -104,8 +104,15 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     ``?at=n`` (htmx only) shows the game after n logged actions, to play moves back step by step.
     """
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
-    at = _int_or_none(request.GET.get("at")) if request.htmx else None
     visitor = visitor_id(request)
+    if game.reveal_after is not None and not game.open_to(visitor):
+        message = gettext(
+            "This is someone's attempt at the daily challenge: everyone plays its dice today, so "
+            "it opens to others when the day is over."
+        )
+        return error_page(request, gettext("Not yet"), message, 403)
+    # Playing moves back step by step is for those who may replay the game (Game.open_to).
+    at = _int_or_none(request.GET.get("at")) if request.htmx and game.open_to(visitor) else None
     hint = request.GET.get("hint") == "1"
     select = request.GET.get("select")
     speed = playback.speed_of(request)

@@ -183,10 +183,15 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
     yesterday = daily.today() - dt.timedelta(days=1)
     challenge = Challenge.objects.create(day=yesterday, seed=dice.new_seed())
     game = services.start_game(
-        "ana", [""], mode=Game.Mode.SOLO, seed=challenge.seed, reveal_after=daily.day_end(yesterday)
+        "ana",
+        [""],
+        mode=Game.Mode.SOLO,
+        seed=challenge.seed,
+        reveal_after=daily.day_end(daily.today()),
     )
     Attempt.objects.create(challenge=challenge, visitor="ana", game=game)
-    finish(game, "ana")
+    finish(game, "ana")  # played yesterday (its moves could not be, after the day)
+    Game.objects.filter(pk=game.pk).update(reveal_after=daily.day_end(yesterday))
     page = client_for("bo").get(f"/daily/{yesterday.isoformat()}/")
     assert page.status_code == 200 and f"/game/{game.id}/analysis/" in page.content.decode()
     assert challenge.seed in page.content.decode()
@@ -220,3 +225,51 @@ def test_an_attempt_cannot_be_shared_or_replayed_by_others_before_its_day_is_ove
     assert client_for("ana").get(f"/game/{game.id}/replay/").status_code == 200
     assert client_for("bo").get(f"/game/{game.id}/replay/").status_code == 403
     assert client_for("bo").get(f"/game/{game.id}/analysis/").status_code == 403
+
+
+def test_an_attempt_left_unfinished_cannot_be_played_once_its_day_and_seed_are_out():
+    game = start("ana")
+    move(game, "ana", "roll")
+    Game.objects.filter(pk=game.pk).update(reveal_after=timezone.now() - dt.timedelta(seconds=1))
+    game.refresh_from_db()
+    response = client_for("ana").post(
+        f"/game/{game.id}/score/", {"step": game.step, "box": "chance"}, headers=HTMX
+    )
+    assert response.status_code == 400 and "day is over" in response.content.decode()
+    assert Action.objects.filter(game=game).count() == 1
+
+
+def test_nobody_else_follows_an_attempt_while_its_day_is_on():
+    game = start("ana")
+    move(game, "ana", "roll")
+    stranger = client_for("bo")
+    page = stranger.get(f"/game/{game.id}/")
+    assert page.status_code == 403 and "daily challenge" in page.content.decode()
+    assert stranger.get(f"/game/{game.id}/?at=1", headers=HTMX).status_code == 403
+    assert client_for("ana").get(f"/game/{game.id}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_strangers_socket_on_an_attempt_is_refused():
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from tests.live import SITE, session_for
+    from yahtzee_site.asgi import application
+
+    game = await database_sync_to_async(start)("ana")
+
+    async def opens(visitor: str) -> bool:
+        key = await session_for(visitor)
+        headers = [
+            (b"cookie", f"sessionid={key}".encode()),
+            (b"origin", b"http://localhost"),
+            *SITE,
+        ]
+        socket = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=headers)
+        connected, _ = await socket.connect()
+        await socket.disconnect()
+        return connected
+
+    assert await opens("ana") and not await opens("bo")

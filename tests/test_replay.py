@@ -334,9 +334,22 @@ def test_a_replay_step_reads_the_log_once_then_from_the_cache(table, django_asse
 def test_the_answer_stays_ticked_beside_its_grade(table):
     client = client_for()
     page, fields = practice_position(client)
-    box = re.findall(r'name="choice" value="(box:\w+)">', page)[-1]
+    box = re.findall(r'name="choice" value="(box:\w+)" required>', page)[-1]
     answered = client.post("/me/practice/", fields | {"choice": box}).text
-    assert f'name="choice" value="{box}" checked>' in answered
-    assert len(re.findall(r'name="choice" value="[^"]*" checked>', answered)) == 1
+    assert f'name="choice" value="{box}" required checked>' in answered
+    assert len(re.findall(r'name="choice" value="[^"]*" required checked>', answered)) == 1
     # A box was the answer: no die ticked to keep, whatever was held then.
     assert not re.findall(r'type="checkbox" name="keep" value="\d" checked>', answered)
+
+
+def test_the_game_page_plays_moves_back_only_to_those_who_may_replay_the_game():
+    from tests.clients import HTMX, client_for
+    from tests.factories import make_game
+
+    game = make_game([((1, 2, 3, 4, 6), "chance"), ((2, 2, 2, 5, 5), "full_house")])
+    own = client_for().get(f"/game/{game.id}/?at=1", headers=HTMX).content.decode()
+    stranger = client_for("someone-else").get(f"/game/{game.id}/?at=1", headers=HTMX)
+    shown = stranger.content.decode()
+    assert 'data-version="1"' in own  # after the first action, stepping on from there
+    assert stranger.status_code == 200
+    assert 'data-version="4"' in shown and 'data-version="1"' not in shown  # the game as it is
