@@ -80,6 +80,16 @@ def _test_hosts(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request in Spanish leaves Spanish
+    active in its thread (LocaleMiddleware activates the request's language and nothing puts it
+    back), and a presenter test after it in the same worker spoke Spanish ("Faltan 54")."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate-limit counters live in the cache: each test starts with none."""
     from django.core.cache import cache
