@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -29,8 +30,8 @@ def today_page(request: HttpRequest) -> HttpResponse:
 @require_safe
 def day_page(request: HttpRequest, date: str) -> HttpResponse:
     """A past day's boards (``YYYY-MM-DD``), its attempts open (today's goes to today's page)."""
-    try:
-        date = dt.date.fromisoformat(date) if len(date) == 10 else None
+    try:  # YYYY-MM-DD only (fromisoformat also takes week dates, "2026-W01-1")
+        date = dt.date.fromisoformat(date) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) else None
     except ValueError:
         date = None
     if date is None:

@@ -125,10 +125,7 @@ def _roll_asked(request: HttpRequest, check, seed: str, text: str, errors: list)
     asked = request.GET.get("roll")
     if asked is None or check is None:
         return None, []
-    try:
-        number = int(asked)
-    except ValueError:
-        number = 0
+    number = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 6 else 0
     if not 1 <= number <= check.rolls:
         errors.append(
             gettext("There is no roll %(number)s: this game has rolls 1 to %(rolls)s.")

@@ -99,6 +99,8 @@ def _named(data: QueryDict, positions: list[Position]) -> Position:
     for position in positions:
         if (position.game_id, str(position.seat), str(position.index)) == (game_id, seat, index):
             return position
+    if not game_id:
+        raise Refused(gettext("The answer does not say which position it is for."), 400)
     if not Game.objects.filter(pk=game_id).exists():
         raise Refused(gettext("There is no such game."), 404)
     raise Refused(gettext("That position is not one of your positions to practise."), 403)

@@ -199,6 +199,7 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
     client = client_for("bo")
     assert client.get("/daily/2026-02-30/").status_code == 404
     assert client.get("/daily/yesterday/").status_code == 404
+    assert client.get("/daily/2026-W01-1/").status_code == 404  # a week date: not ours
     assert client.get("/daily/1999-01-01/").status_code == 404
     assert client.get(f"/daily/{daily.today().isoformat()}/").status_code == 302
 

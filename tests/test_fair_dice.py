@@ -168,6 +168,7 @@ def test_the_check_page_explains_a_roll_die_by_die():
         ("?roll=0", "There is no roll 0"),
         ("?roll=27", "There is no roll 27"),
         ("?roll=two", "There is no roll two"),
+        ("?roll=\uff15", "There is no roll \uff15"),  # a full-width 5: not a number we take
     ],
 )
 def test_tampered_values_on_the_check_page_are_refused(query, says):

@@ -288,6 +288,8 @@ def test_practice_refuses_someone_elses_positions(table):
         "/me/practice/", fields | {"game": "nosuchgame", "choice": "box:chance"}
     )
     assert gone.status_code == 404
+    empty = client_for().post("/me/practice/", {})
+    assert empty.status_code == 400 and "which position" in empty.text
 
 
 def test_practice_out_of_range_and_empty():
