@@ -95,7 +95,6 @@ def summarise(game: Game, state: GameState | None = None, actions=None) -> list[
 
 def on_finish(sender, game: Game, state: GameState, **kwargs) -> None:
     """Write the summaries of a game as it finishes (``games.events.game_finishing``)."""
-    game.updated_at = game.updated_at or timezone.now()
     Summary.objects.bulk_create(summarise(game, state))
 
 
@@ -114,24 +113,18 @@ def fill_missing(visitor: str, limit: int = 50) -> int:
     unsummarised = Seat.objects.filter(visitor=visitor, summary__isnull=True).values("game_id")
     unvalued = Summary.objects.filter(visitor=visitor, decisions__isnull=True)
     finished = Game.objects.filter(pk__in=unsummarised, status=Game.Status.FINISHED)
-    if not unvalued.exists() and not finished.exists():
+    any_unvalued = unvalued.exists()
+    if not any_unvalued and not finished.exists():
         return 0
     done = 0
-    if advice.is_ready() and unvalued.exists():
-        for summary in unvalued.select_related("game")[:limit]:
+    if any_unvalued and advice.is_ready():
+        for summary in unvalued.select_related("seat")[:limit]:
             game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
             analysis = analysis_of(game, summary.seat.position)
             if analysis is not None:
                 _value(summary, analysis)
                 done += 1
-    missing = (
-        Seat.objects.filter(
-            visitor=visitor, summary__isnull=True, game__status=Game.Status.FINISHED
-        )
-        .values_list("game_id", flat=True)
-        .distinct()[: max(limit - done, 0)]
-    )
-    for game_id in missing:
+    for game_id in finished.values_list("pk", flat=True)[: max(limit - done, 0)]:
         done += _summarise_again(game_id)
     return done
 

@@ -63,6 +63,7 @@ def chart(changes: list[tuple[float, float]]) -> dict | None:
     }
 
 
+RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}  # a summary's result, as a key of RESULT_WORDS
 RESULT_WORDS = {
     "won": _("Won"),
     "drew": _("Draw"),
@@ -101,9 +102,6 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
         row["opponents"] = ", ".join(opponents.get(row["game_id"], ()))
         row["change"] = changes.get(row["game_id"], "")
     return rows
-
-
-RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
 
 
 def profile_context(player: Player, viewer: str | None, session_key: str | None) -> dict:
