@@ -28,6 +28,8 @@ from games.models import Game
 from history.models import StatsCache, Summary
 
 TREND_GAMES = 50  # the trend chart draws the last games only: readable on a phone
+# Fewer games than this draw no charts: a dot and a lone bar said nothing and looked broken.
+CHART_MIN_GAMES = 3
 BIN_WIDTH = 25  # the histogram's bins of points
 # The charts' drawing areas, in the SVGs' own units (they scale to the page's width).
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 150, 12
@@ -209,6 +211,8 @@ def _section(key: str, found: Stats | None) -> dict:
     """One section for the template: the stats and their charts' coordinates."""
     if found is None:
         return {"key": key, "stats": None}
+    if found.games < CHART_MIN_GAMES:
+        return {"key": key, "stats": found, "charts_after": CHART_MIN_GAMES}
     histogram = found.histogram
     # What each bar says, in the request's language (a template tag in the loop took a third
     # of the stats' rendering time).
