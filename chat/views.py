@@ -38,17 +38,29 @@ def _table(code: str) -> Load:
 
 
 def _parts(
-    request: HttpRequest, place, names: list[str], status: int = 200, **extra
+    request: HttpRequest,
+    place,
+    names: list[str],
+    status: int = 200,
+    error: str = "",
+    draft: str = "",
 ) -> HttpResponse:
-    """The panel's named parts for this visitor, as out-of-band swaps."""
-    context = presenters.chat_context(visitor_id(request), place, **extra)
-    context["chat"]["said"] = status == 200 and "write" in names
+    """The panel's named parts for this visitor, as out-of-band swaps; ``draft``: the text of a
+    refused line, put back in the box to be mended."""
+    context = presenters.chat_context(visitor_id(request), place, error=error)
+    # The box is drawn again: it keeps the focus after a line is said or refused.
+    context["chat"]["said"] = "write" in names and request.POST.get("text") is not None
+    context["chat"]["draft"] = draft
+    # A mute answered redraws the whole panel: its settings stay open where it was pressed.
+    context["chat"]["settings_open"] = "panel" in names
     context["oob"] = True
     html = "".join(render_to_string(f"chat/panel.html#{name}", context, request) for name in names)
     return HttpResponse(html, status=status)
 
 
-def _answer(request: HttpRequest, load: Load, act: Callable, names: list[str]) -> HttpResponse:
+def _answer(
+    request: HttpRequest, load: Load, act: Callable, names: list[str], draft: str = ""
+) -> HttpResponse:
     """Load the place, do ``act(visitor, place)``, and answer with ``names`` (or the refusal)."""
     try:
         place = load(request)
@@ -62,7 +74,7 @@ def _answer(request: HttpRequest, load: Load, act: Callable, names: list[str]) -
             return refused_to(
                 request, presenters.urls_of(place)["back"], error, presenters.refusal_place(place)
             )
-        return _parts(request, place, ["write"], refusal.status, error=error)
+        return _parts(request, place, ["write"], refusal.status, error=error, draft=draft)
     if not request.htmx:
         return redirect(presenters.urls_of(place)["back"])
     return _parts(request, place, names)
@@ -75,7 +87,7 @@ def _say(request: HttpRequest, load: Load) -> HttpResponse:
     def act(visitor: str | None, place: services.Place) -> None:
         services.say(visitor, place, phrase=phrase, text=text)
 
-    return _answer(request, load, act, ["log", "write"])
+    return _answer(request, load, act, ["log", "write"], draft=text[: services.MAX_LENGTH * 2])
 
 
 def _mute(request: HttpRequest, load: Load) -> HttpResponse:
