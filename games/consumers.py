@@ -16,6 +16,8 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from chat.live import push_log
+from chat.services import place_of_game
 from games import presence
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
 from games.live.moves import CLOSE_INVALID, FrameBudget, SocketPage, answer_move, parse_move
@@ -163,6 +165,10 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict) -> None:
         """Challenges changed: nothing to redraw on a game page."""
+
+    async def chat_changed(self, event: dict) -> None:
+        """A line was said at this game: this page's log, as its visitor reads it."""
+        await push_log(self, lambda: place_of_game(self.game_id), event)
 
     async def signed_out(self, event: dict) -> None:
         """The player's profile signed out its other browsers: load the page again, so that a

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from chat import presenters as chat_presenters
+from chat import services as chat_services
 from games import advice, playback, replays, services
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
@@ -124,6 +126,10 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
+    if game.mode == Game.Mode.ONLINE:
+        place = chat_services.place_at_game(game)
+        told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
+        context |= chat_presenters.chat_context(visitor, place, error=told)
     return render(request, "games/play.html", context)
 
 

@@ -11,6 +11,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from chat.live import push_log
+from chat.services import place_of_table
 from games.addresses import client_address
 from games.live.csrf import masked
 from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, navigate_html, page_of
@@ -178,3 +180,7 @@ class TableConsumer(PresenceConsumer):
         html = await database_sync_to_async(render_table)(self.code, self.visitor, self.page)
         if html:
             await self.send(text_data=html)
+
+    async def chat_changed(self, event: dict) -> None:
+        """A line was said at this table: this page's log, as its visitor reads it."""
+        await push_log(self, lambda: place_of_table(self.code), event)

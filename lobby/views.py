@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
+from chat import presenters as chat_presenters
+from chat import services as chat_services
 from games.addresses import client_address
 from games.flow import _
 from games.identity import rotate_session_key, visitor_id
@@ -169,6 +171,9 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
     if context["table"].game_id and context["seated"] and not error:
         return redirect("games:play", game_id=context["table"].game_id)
     context |= {"error": error, "link": link, "live": True}
+    place = chat_services.place_of_table(code)
+    told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
+    context |= chat_presenters.chat_context(visitor_id(request), place, error=told)
     return render(request, "lobby/table.html", context, status=status)
 
 

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "profiles",
     "history",
     "daily",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("profiles.urls")),
     path("", include("daily.urls")),
     path("", include("history.urls")),
+    path("", include("chat.urls")),
 ]
 
 handler404 = "games.responses.page_not_found"

@@ -1,0 +1,39 @@
+"""Pushing a new line of chat to the open pages of a game or a table, rendered for each page.
+
+A message ``chat.changed`` (``chat.services.say``, after its commit) names only its sender: each
+page's consumer renders the log as its own visitor reads it, in the page's language. A page whose
+visitor switched chat off, or hides the sender (muted), is sent nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from chat import presenters, services
+
+
+def render_log(
+    load: Callable[[], services.Place], visitor: str | None, sender: str, language: str
+) -> str:
+    """The chat log as this visitor reads it now, as an out-of-band swap ("" to send nothing)."""
+    if services.setting_of(visitor).off or sender in services.hidden_senders(visitor):
+        return ""
+    try:
+        place = load()
+    except services.ActionRefused:
+        return ""  # the game or table is gone: nothing to show
+    with translation.override(language):
+        context = presenters.chat_context(visitor, place) | {"oob": True}
+        return render_to_string("chat/panel.html#log", context)
+
+
+async def push_log(consumer, load: Callable[[], services.Place], event: dict) -> None:
+    """Send this consumer's page the log, unless its visitor is not to see the new line."""
+    render = database_sync_to_async(render_log)
+    html = await render(load, consumer.visitor, event.get("sender", ""), consumer.page["language"])
+    if html:
+        await consumer.send(text_data=html)
