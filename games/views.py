@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from games import advice, playback, replays, services
+from games import advice, clock, playback, replays, services, timeouts
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.identity import visitor_id
@@ -104,6 +104,8 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     ``?at=n`` (htmx only) shows the game after n logged actions, to play moves back step by step.
     """
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    if clock.overdue(game) and timeouts.enforce(game.id):  # its turn ran out: played first
+        game = Game.objects.prefetch_related("seats").get(pk=game_id)
     visitor = visitor_id(request)
     if game.reveal_after is not None and not game.open_to(visitor):
         message = gettext(

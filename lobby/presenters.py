@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rating as ratings
+from games.clock import TURN_SECONDS
 from lobby import diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -98,5 +99,6 @@ def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> 
         "is_host": me is not None and table.host_id == me.pk,
         "full": len(seats) >= MAX_TABLE_SEATS,
         "max_seats": MAX_TABLE_SEATS,
+        "timer_choices": TURN_SECONDS,  # what the host may choose when starting
         "qr_svg": segno.make(absolute_url, error="m").svg_inline(scale=4) if absolute_url else "",
     }

@@ -199,7 +199,8 @@ def start_table(request: HttpRequest, code: str) -> HttpResponse:
         # limits shows no table: otherwise the other refusals, shown over the table's page, would
         # tell a guesser which codes are in use.
         services.look_up_table(visitor, code, address=address)
-        game = services.start_table(visitor, code, address=address)
+        timer = request.POST.get("timer", "")
+        game = services.start_table(visitor, code, address=address, timer=timer)
     except services.TooMany as refusal:
         return _no_table(request, refusal)
     except ActionRefused as refusal:
