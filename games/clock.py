@@ -88,3 +88,16 @@ def parse_turn_seconds(text: str | None) -> int | None:
     if not text.isascii() or not text.isdigit() or int(text) not in TURN_SECONDS:
         raise ValueError(text)
     return int(text)
+
+
+def parse_pace(text: str | None) -> str:
+    """A host's choice of pace as posted ("" or "live", "own"); ValueError otherwise."""
+    text = (text or "").strip() or Game.Pace.LIVE
+    if text not in Game.Pace.values:
+        raise ValueError(text)
+    return text
+
+
+def timer_of(pace: str, turn_seconds: int | None) -> int | None:
+    """The seconds a turn of a game at this pace: a day at your own pace, else the host's timer."""
+    return OWN_PACE_SECONDS if pace == Game.Pace.OWN else turn_seconds

@@ -44,6 +44,17 @@ class GameQuerySet(models.QuerySet):
             return self.none()
         return self.filter(seats__visitor=visitor).distinct().order_by("-updated_at")
 
+    def awaiting(self, visitor: str) -> GameQuerySet:
+        """Online games in play whose turn is this browser's seat's, newest first."""
+        if not visitor:
+            return self.none()
+        return self.filter(
+            mode=Game.Mode.ONLINE,
+            status=Game.Status.PLAYING,
+            seats__visitor=visitor,
+            seats__position=models.F("current_seat"),  # the same seat: one filter, one join
+        ).order_by("-updated_at")
+
     def in_progress(self) -> GameQuerySet:
         """Games not finished yet."""
         return self.filter(status=Game.Status.PLAYING)

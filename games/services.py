@@ -109,16 +109,23 @@ def start_game(
 
 
 def start_online_game(
-    players: list, *, ranked: bool = False, stake: int = 0, turn_seconds: int | None = None
+    players: list,
+    *,
+    ranked: bool = False,
+    stake: int = 0,
+    turn_seconds: int | None = None,
+    pace: str = Game.Pace.LIVE,
 ) -> Game:
     """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
 
     ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
     ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
-    ``turn_seconds``: the turn timer (``games.clock``), off by default.
+    ``turn_seconds``: the turn timer (``games.clock``), off by default; ``pace``: "own" for a
+    turn-based game (a day a turn, nobody away).
     """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
-    options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds}
+    turn_seconds = clock.timer_of(pace, turn_seconds)
+    options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
     return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, **options)
 
 
@@ -201,6 +208,8 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
         seats = game.ordered_seats()
         if not isinstance(absent, int) or not 0 <= absent < len(seats) or absent == seat.position:
             raise IllegalMove(_("There is no such player to leave out."))
+        if game.pace == Game.Pace.OWN:  # nobody is away: the game waits for each turn
+            raise StaleAction(_("At your own pace nobody is left out: the game waits."))
         deadline = away_deadline(game, seats[absent])
         if deadline is None or deadline > timezone.now():
             raise StaleAction(_("That player is still in the game, or may come back: wait."))

@@ -8,6 +8,8 @@ from django.utils.translation import gettext
 
 from games import rating as ratings
 from games.clock import TURN_SECONDS
+from games.models import Game
+from games.presenters.players import game_summary
 from lobby import diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -81,6 +83,15 @@ def lobby_context(visitor: str | None) -> dict:
         "diamonds": diamonds.balance(me) if me else 0,
         "stakes": diamonds.STAKES,
     }
+
+
+def your_turn(visitor: str | None) -> list[dict]:
+    """The online games waiting for this browser's turn, newest first, to list at the top.
+
+    Shown as the lobby page opens, not in its live redraws (each would read the games again).
+    """
+    games = Game.objects.awaiting(visitor or "").prefetch_related("seats")
+    return [{"id": game.id, "summary": game_summary(game)} for game in games]
 
 
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:

@@ -239,15 +239,20 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     return made
 
 
-def _start(players: list[Player], *, stake: int = 0, turn_seconds: int | None = None) -> Game:
+def _start(
+    players: list[Player], *, stake: int = 0, turn_seconds: int | None = None, pace: str = "live"
+) -> Game:
     """An unranked online game for these players, who leave the ranked queue if they were in it
     (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
     serialize_on(QUEUE_LOCK)
     QueueEntry.objects.filter(player__in=players).delete()
-    return start_online_game(players, stake=stake, turn_seconds=turn_seconds)
+    return start_online_game(players, stake=stake, turn_seconds=turn_seconds, pace=pace)
 
 
-BAD_TIMER = _("Choose a timer the table offers: none, 30, 60 or 120 seconds a turn.")
+BAD_TIMER = _(
+    "Choose what the table offers: live with no timer or 30, 60 or 120 seconds a turn, or at "
+    "your own pace."
+)
 
 
 def create_table(visitor: str | None, *, address: str | None = None) -> Table:
@@ -309,11 +314,12 @@ def join_table(visitor: str | None, code: str, *, address: str | None = None) ->
 
 
 def start_table(
-    visitor: str | None, code: str, *, address: str | None = None, timer: str = ""
+    visitor: str | None, code: str, *, address: str | None = None, timer: str = "", pace: str = ""
 ) -> Game:
     """The host starts the game for everyone seated (2 to 6).
 
-    ``timer``: the turn timer the host chose, as posted ("" or "off", "30", "60", "120").
+    ``timer``: the turn timer the host chose, as posted ("" or "off", "30", "60", "120");
+    ``pace``: "live" (the default) or "own" (a day a turn, nobody away: the timer is ignored).
     """
     player = _require_player(visitor)
     with transaction.atomic():
@@ -328,9 +334,10 @@ def start_table(
             raise ActionRefused(_("Wait for at least one more player."))
         try:
             turn_seconds = clock.parse_turn_seconds(timer)
+            chosen = clock.parse_pace(pace)
         except ValueError:
             raise ActionRefused(BAD_TIMER) from None
-        table.game = _start(players, turn_seconds=turn_seconds)
+        table.game = _start(players, turn_seconds=turn_seconds, pace=chosen)
         table.save(update_fields=["game"])
     notify.table_changed(table.code)
     notify.navigate([p.visitor for p in players], table.game, table=table.code)
@@ -365,7 +372,10 @@ def _start_rematch_when_all_in(table: Table) -> None:
         if table.started or {s.player.visitor for s in seated} != wanted:
             return
         # A rematch keeps the timer of the game it follows.
-        table.game = _start([s.player for s in seated], turn_seconds=table.rematch_of.turn_seconds)
+        last = table.rematch_of
+        table.game = _start(
+            [s.player for s in seated], turn_seconds=last.turn_seconds, pace=last.pace
+        )
         table.save(update_fields=["game"])
     notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

@@ -211,7 +211,7 @@ def test_a_timer_not_offered_is_refused_and_nothing_starts(timer):
     host, _guest, table = table_of_two()
     refused = host.post(f"/t/{table.code}/start/", {"timer": timer})
     assert refused.status_code == 400
-    assert "Choose a timer the table offers" in refused.text
+    assert "Choose what the table offers" in refused.text
     assert not Game.objects.exists()
     table.refresh_from_db()
     assert table.game_id is None
@@ -269,3 +269,53 @@ def test_the_message_lines_say_who_ran_out_of_time_and_who_left():
         play_out_timeouts(game, 1)
     replay = guest.get(f"/game/{game.id}/replay/?at=0").text
     assert "Ran out of time: the server plays the rest of the turn" in replay
+
+
+def test_a_table_at_your_own_pace_gives_a_day_a_turn_and_nobody_is_away(settings):
+    settings.AWAY_GRACE_SECONDS = 0  # live, both would be away at once
+    host, guest, table = table_of_two()
+    assert host.post(f"/t/{table.code}/start/", {"pace": "own", "timer": "30"}).status_code == 302
+    game = Game.objects.get()
+    assert game.pace == Game.Pace.OWN and game.turn_seconds == 24 * 60 * 60
+    page = guest.get(f"/game/{game.id}/").text
+    assert "is away" not in page and "Continue without" not in page
+    assert "Host: plays later" in page
+    assert re.search(r'class="countdown" data-deadline="[^"]+">2[34]:\d\d:\d\d<', page)
+    refused = guest.post(f"/game/{game.id}/leave-out/", {"seat": "0"})
+    assert refused.status_code == 409
+    game.refresh_from_db()
+    assert game.forfeited == [] and game.log_length == 0
+    with at(game, 24 * 60 * 60 - 1):
+        assert not timeouts.enforce(game.id)
+    with at(game, 24 * 60 * 60 + 1):
+        assert timeouts.enforce(game.id)  # a turn not taken in a day is played for the player
+
+
+def test_a_pace_not_offered_is_refused():
+    host, _guest, table = table_of_two()
+    refused = host.post(f"/t/{table.code}/start/", {"pace": "slow"})
+    assert refused.status_code == 400 and "Choose what the table offers" in refused.text
+    assert not Game.objects.exists()
+
+
+def test_home_and_lobby_say_your_turn_in_n_games_and_list_them_first():
+    host, guest, first = table_of_two()
+    host.post(f"/t/{first.code}/start/", {"pace": "own"})
+    host.post("/table/new/")
+    second = Table.objects.exclude(pk=first.pk).get()
+    guest.post(f"/t/{second.code}/join/")
+    host.post(f"/t/{second.code}/start/", {"pace": "own"})
+    # Host's turn in both; Guest waits in both.
+    home = host.get("/").text
+    assert "Your turn in 2 games" in home
+    assert "Your turn in" not in guest.get("/").text
+    game = Game.objects.get(table=first)
+    game = services.perform(game.id, "host", "roll", {}, game.step)
+    box = next(iter(game.state().options()))
+    services.perform(game.id, "host", "score", {"box": box}, game.step)
+    assert "Your turn in 1 game" in host.get("/").text
+    lobby = guest.get("/online/").text
+    assert "Your turn in 1 game" in lobby and f"/game/{game.id}/" in lobby
+    home = guest.get("/").text
+    listed = re.findall(r'href="/game/([\w-]+)/"', home)
+    assert listed[0] == game.id  # the game waiting for Guest comes first

@@ -24,7 +24,7 @@ class PlayerView(TypedDict):
     is_current: bool
     bot: str
     is_you: bool  # the viewer's own seat on their own screen (not around one phone)
-    presence: str  # online games: "online", "away" or "left"
+    presence: str  # online games: "online", "away", "left" ("later": not here, at own pace)
     dot: str  # the class of the dot before the name: "online", "away" or ""
     presence_word: str  # the same, as the status line says it ("here", "away", "left")
     away_line: str  # "Bo is away."
@@ -93,7 +93,7 @@ def player_view(
     if online:
         view.update(presence(game, seat, state, viewer))
         view["presence_word"] = words[view["presence"]]
-        view["dot"] = "" if view["presence"] == "left" else view["presence"]
+        view["dot"] = "" if view["presence"] in ("left", "later") else view["presence"]
         if view["presence"] == "away":
             view["away_line"] = words["is_away"] % {"name": view["name"]}
             view["go_on_label"] = words["go_on_without"] % {"name": view["name"]}
@@ -107,6 +107,8 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
     deadline = away_deadline(game, seat)
     if deadline is None:
         return {"presence": "online"}
+    if game.pace == Game.Pace.OWN:  # at your own pace nobody is away: the game waits
+        return {"presence": "later"}
     can_leave_out = (
         viewer is not None
         and viewer.position != seat.position

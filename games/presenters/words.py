@@ -49,6 +49,7 @@ PHRASES = {
     "online": _("here"),  # where an online player is
     "away": _("away"),
     "left": _("left"),
+    "later": _("plays later"),  # at your own pace: not on the game now, and not away
     # Sentences to fill in.
     "round": _("Round %(round)s of 13"),
     "bonus_line": _("Bonus (%(target)s or more)"),
