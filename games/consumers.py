@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from chat.live import push_log
 from chat.services import place_of_game
-from games import presence
+from games import presence, timeouts
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
 from games.live.moves import CLOSE_INVALID, FrameBudget, SocketPage, answer_move, parse_move
 from games.live.pages import (
@@ -30,6 +30,7 @@ from games.live.pages import (
     presence_message,
 )
 from games.live.redraws import render_once, view_key
+from games.live.turns import keep_sweeping
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +59,9 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             await self.close()  # before the handshake: the socket is refused
             return
         await self.forget_previous_run()
+        keep_sweeping()
+        # A turn that ran out while nobody was looking is played before the page is caught up.
+        await database_sync_to_async(timeouts.enforce_if_due)(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.visitor:  # to be sent on to a rematch when it starts
             await self.channel_layer.group_add(f"player-{self.visitor}", self.channel_name)

@@ -121,7 +121,8 @@ class GameState:
 
         Payloads: roll ``{"dice": five faces after the roll}`` (held dice unchanged),
         hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``; "forfeit" and "end"
-        ``{"seat": absent seat}`` (see ``leave``).
+        ``{"seat": absent seat}`` (see ``leave``); "timeout" ``{}`` marks that the current
+        seat's time ran out (it changes nothing: the server's moves for the seat follow it).
         Raise IllegalMove, changing nothing, when the move is not allowed now.
         """
         if kind in ("forfeit", "end"):
@@ -130,6 +131,8 @@ class GameState:
             raise IllegalMove(_("The game is over."))
         if seat != self.current:
             raise IllegalMove(_("It is not your turn."))
+        if kind == "timeout":
+            return self
         if kind == "roll":
             return self._roll(payload.get("dice"))
         if kind == "hold":
@@ -142,12 +145,15 @@ class GameState:
         """``seat`` lets the game go on without ``absent`` (a forfeit), or ends it (``end``).
 
         Any seat still in the game may do this for another; the service checks the grace period.
+        A seat may leave itself (the server logs it at the seat's third timeout in a row).
         """
         if self.finished:
             raise IllegalMove(_("The game is over."))
         if seat in self.forfeited or not 0 <= seat < len(self.cards):
             raise IllegalMove(_("You are no longer in this game."))
-        if not isinstance(absent, int) or not 0 <= absent < len(self.cards) or absent == seat:
+        if not isinstance(absent, int) or not 0 <= absent < len(self.cards):
+            raise IllegalMove(_("There is no such player to leave out."))
+        if absent == seat and end:  # a seat may leave (its third timeout), not end the game
             raise IllegalMove(_("There is no such player to leave out."))
         if absent in self.forfeited:
             raise IllegalMove(_("That player has already left."))

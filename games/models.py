@@ -44,9 +44,24 @@ class GameQuerySet(models.QuerySet):
             return self.none()
         return self.filter(seats__visitor=visitor).distinct().order_by("-updated_at")
 
+    def awaiting(self, visitor: str) -> GameQuerySet:
+        """Online games in play whose turn is this browser's seat's, newest first."""
+        if not visitor:
+            return self.none()
+        return self.filter(
+            mode=Game.Mode.ONLINE,
+            status=Game.Status.PLAYING,
+            seats__visitor=visitor,
+            seats__position=models.F("current_seat"),  # the same seat: one filter, one join
+        ).order_by("-updated_at")
+
     def in_progress(self) -> GameQuerySet:
         """Games not finished yet."""
         return self.filter(status=Game.Status.PLAYING)
+
+    def overdue(self, now: datetime) -> GameQuerySet:
+        """Games whose turn ran out by ``now`` (the turn timer; index ``overdue_turns``)."""
+        return self.filter(turn_deadline__lte=now, status=Game.Status.PLAYING)
 
     def watched_until(self, until: datetime) -> int:
         """Mark these games as having a watcher's page open until then (their moves' redraws
@@ -91,6 +106,10 @@ class Game(models.Model):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
+    class Pace(models.TextChoices):
+        LIVE = "live", "Live"
+        OWN = "own", "At your own pace"
+
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SOLO)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
@@ -128,8 +147,17 @@ class Game(models.Model):
     # A solo, computer or pass-the-phone game whose player shared its replay (online games are
     # open to anyone who has the link, as their watchers are).
     shared = models.BooleanField(default=False)
+    # The turn timer (``games.timer``): seconds a turn (None: off), the pace, when the turn in
+    # play started and so when it runs out (kept as a column for the sweep's indexed query).
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["turn_deadline"], name="overdue_turns")]
 
     def __str__(self) -> str:
         return f"{self.get_mode_display()} game {self.id}"
@@ -219,6 +247,7 @@ class Seat(models.Model):
     # Online games: until when the player's game page counts as open (kept fresh by its socket).
     present_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open game pages of this seat
+    timeouts = models.PositiveSmallIntegerField(default=0)  # turns timed out in a row
 
     class Meta:
         constraints = [

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import advice, dice, events
+from games import advice, clock, dice, events
 from games.flow import _
 from games.models import Action, Game, Seat, insert_rows, update_columns
 from games.rules import NUM_DICE, IllegalMove
@@ -108,22 +108,37 @@ def start_game(
     return _create_game(mode, seats, multiple_yahtzees, seed, reveal_after=reveal_after)
 
 
-def start_online_game(players: list, *, ranked: bool = False, stake: int = 0) -> Game:
+def start_online_game(
+    players: list,
+    *,
+    ranked: bool = False,
+    stake: int = 0,
+    turn_seconds: int | None = None,
+    pace: str = Game.Pace.LIVE,
+) -> Game:
     """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
 
     ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
     ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
+    ``turn_seconds``: the turn timer (``games.clock``), off by default; ``pace``: "own" for a
+    turn-based game (a day a turn, nobody away).
     """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
-    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, ranked=ranked, stake=stake)
+    turn_seconds = clock.timer_of(pace, turn_seconds)
+    options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
+    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, **options)
 
 
 def _create_game(
     mode: str, seats: list[dict], multiple_yahtzees: bool, seed: str | None = None, **options
 ) -> Game:
-    """The game and its seats, committed to a secret seed (``seed``: the daily challenge's)."""
+    """The game and its seats, committed to a secret seed (``seed``: the daily challenge's).
+
+    ``turn_seconds`` in ``options``: a turn timer, whose first turn starts now.
+    """
     seed = seed or dice.new_seed()
     options |= {"seed": seed, "seed_hash": dice.commitment(seed)}
+    options |= clock.first_turn(options.get("turn_seconds"))
     with transaction.atomic():
         game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, **options)
         Seat.objects.bulk_create(
@@ -191,8 +206,10 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
         if game.mode != Game.Mode.ONLINE:
             raise NotYourGame(NOT_YOURS)
         seats = game.ordered_seats()
-        if not isinstance(absent, int) or not 0 <= absent < len(seats):
+        if not isinstance(absent, int) or not 0 <= absent < len(seats) or absent == seat.position:
             raise IllegalMove(_("There is no such player to leave out."))
+        if game.pace == Game.Pace.OWN:  # nobody is away: the game waits for each turn
+            raise StaleAction(_("At your own pace nobody is left out: the game waits."))
         deadline = away_deadline(game, seats[absent])
         if deadline is None or deadline > timezone.now():
             raise StaleAction(_("That player is still in the game, or may come back: wait."))
@@ -267,23 +284,51 @@ def perform(
         game, seat = _locked_game(game_id, visitor)
         if game.status == Game.Status.FINISHED:
             raise IllegalMove(_("The game is over."))
-        if step != game.step:
+        timed_out = clock.overdue(game)
+        if timed_out:  # the turn ran out before this move came: play it first, refuse the move
+            play_timed_out_turn(game, roll)
+        elif step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
-        if game.reveal_after is not None and game.reveal_after <= timezone.now():
+        elif game.reveal_after is not None and game.reveal_after <= timezone.now():
             # A daily challenge's day is over and its seed is public: no move after that.
             raise IllegalMove(
                 _("This daily challenge's day is over: its attempts can no longer be played.")
             )
-        log = _Log(game)
-        log.record(seat.position, kind, log.payload(kind, params, roll))
-        _play_computer_turns(log, roll)
-        log.save()
-        if len(log.actions) == 1:
-            parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
-        else:  # the computer's turns followed: redraw everything
-            parts = onlookers = ("game",)
-        notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
+        else:
+            log = _Log(game)
+            log.record(seat.position, kind, log.payload(kind, params, roll))
+            _play_computer_turns(log, roll)
+            log.save()
+            if len(log.actions) == 1:
+                parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
+            else:  # the computer's turns followed: redraw everything
+                parts = onlookers = ("game",)
+            notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
+    if timed_out:  # committed: the timed-out turn stays played
+        raise StaleAction(TIMED_OUT)
     return game
+
+
+TIMED_OUT = _("The time for this turn ran out and it was played for the player: here is the game.")
+
+
+# How the server plays a timed-out turn: as the beginner computer would (it needs no table).
+TIMEOUT_STRENGTH = "beginner"
+
+
+def play_timed_out_turn(game: Game, roll: Roll | None = None) -> None:
+    """Play the rest of the locked game's overdue turn as the beginner computer would, logged
+    after a "timeout"; the seat's third in a row is its forfeit (it has left). Notifies."""
+    log = _Log(game)
+    position = log.state.current
+    log.record(position, "timeout", {})
+    log.timing_out = position
+    play_turn(log, position, TIMEOUT_STRENGTH, roll, random.Random(secrets.randbits(64)))
+    if log.seats[position].timeouts >= clock.TIMEOUTS_TO_LEAVE and not log.state.finished:
+        log.record(position, "forfeit", {"seat": position})  # three in a row count as leaving
+    _play_computer_turns(log, roll)
+    log.save()
+    notify_game(game.id, game=game)
 
 
 class _Log:
@@ -294,12 +339,19 @@ class _Log:
         self.seats = game.ordered_seats()
         self.state = game.state()
         self.actions: list[Action] = []
+        self.turn_of = self._turn()
+        self.timing_out: int | None = None  # the seat whose turn the server plays (timed out)
+        self.counted: list[Seat] = []  # seats whose count of timeouts in a row changed
 
     def record(self, seat: int, kind: str, payload: dict[str, Any]) -> None:
         """Apply one move (IllegalMove if it is not allowed) and queue its log entry."""
         state = self.state.apply(seat, kind, payload)
         if kind == "score":
             payload = payload | {"points": state.cards[seat].score_of(payload["box"])}
+            if seat == self.timing_out:  # the server's score for a seat whose time ran out
+                payload["timed_out"] = True
+            if clock.count_timeout(self.seats[seat], timed_out=seat == self.timing_out):
+                self.counted.append(self.seats[seat])
         if kind != "hold":
             self.game.step += 1
         self.game.log_length += 1
@@ -331,15 +383,23 @@ class _Log:
             rolled[slot] = face
         return {"dice": rolled}
 
+    def _turn(self) -> tuple[int, int]:
+        """Which turn is in play: its seat and how many turns that seat has played."""
+        return self.state.current, self.state.cards[self.state.current].turns_played
+
     def save(self) -> None:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
         cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
         finishing = self.state.finished and self.game.status != Game.Status.FINISHED
+        if self.state.finished or self._turn() != self.turn_of:
+            clock.start_turn(self.game, finished=self.state.finished)
         self.game.store(self.state)
         update_columns(self.game, SNAPSHOT_FIELDS)
         for seat, card in zip(self.seats, cards, strict=True):
             if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
                 update_columns(seat, ("scores", "yahtzee_bonus"))
+        for seat in self.counted:
+            update_columns(seat, ("timeouts",))
         insert_rows(self.actions)
         self.game.just_logged = self.actions
         if finishing:  # once: a finished game's row, locked, refuses every later action
@@ -349,7 +409,7 @@ class _Log:
 # What a move may change in a game's row (``Game.store``), and when it did.
 SNAPSHOT_FIELDS = (
     "current_seat", "dice", "held", "rolls", "forfeited", "ended", "status", "step", "log_length",
-    "updated_at",
+    "updated_at", "turn_started_at", "turn_deadline",
 )  # fmt: skip
 
 
@@ -358,27 +418,31 @@ def _play_computer_turns(log: _Log, roll: Roll | None) -> None:
     rng = random.Random(secrets.randbits(64))
     while not log.state.finished and log.seats[log.state.current].bot:
         seat = log.seats[log.state.current]
-        advisor = advice.advisor(log.game.multiple_yahtzees)
-        if advisor is None and seat.bot in advice.NEEDS_TABLE:
-            raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
-        log.record(seat.position, "roll", log.payload("roll", {}, roll))
-        while True:
-            turn = log.state.turn
-            card = log.state.cards[seat.position]
-            move, choice = bots.choose_move(
-                seat.bot, advisor, card, turn.dice, turn.rolls_left, rng
-            )
-            if move == "keep" and len(choice) == len(turn.dice):
-                # Keeping all five is the same as scoring now: pick the box without a wasted roll.
-                move, choice = bots.choose_move(seat.bot, advisor, card, turn.dice, 0, rng)
-            if move == "score":
-                log.record(seat.position, "score", {"box": choice})
-                break
-            wanted = turn.holds_for(choice)
-            for die, held in enumerate(wanted):
-                if held != turn.held[die]:
-                    log.record(seat.position, "hold", {"die": die, "held": held})
-            log.record(seat.position, "roll", log.payload("roll", {}, roll))
+        play_turn(log, seat.position, seat.bot, roll, rng)
+
+
+def play_turn(log: _Log, position: int, strength: str, roll: Roll | None, rng) -> None:
+    """Play the rest of the seat's turn as the computer of this strength, from where it is."""
+    advisor = advice.advisor(log.game.multiple_yahtzees)
+    if advisor is None and strength in advice.NEEDS_TABLE:
+        raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
+    if not log.state.turn.dice:
+        log.record(position, "roll", log.payload("roll", {}, roll))
+    while True:
+        turn = log.state.turn
+        card = log.state.cards[position]
+        move, choice = bots.choose_move(strength, advisor, card, turn.dice, turn.rolls_left, rng)
+        if move == "keep" and len(choice) == len(turn.dice):
+            # Keeping all five is the same as scoring now: pick the box without a wasted roll.
+            move, choice = bots.choose_move(strength, advisor, card, turn.dice, 0, rng)
+        if move == "score":
+            log.record(position, "score", {"box": choice})
+            return
+        wanted = turn.holds_for(choice)
+        for die, held in enumerate(wanted):
+            if held != turn.held[die]:
+                log.record(position, "hold", {"die": die, "held": held})
+        log.record(position, "roll", log.payload("roll", {}, roll))
 
 
 def _payload(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:

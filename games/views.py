@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
-from games import advice, playback, replays, services
+from games import advice, clock, playback, replays, services, timeouts
 from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.identity import visitor_id
@@ -39,9 +39,14 @@ PANEL_TITLES = {
 
 def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpResponse:
     games = Game.objects.of_visitor(visitor_id(request) or "").prefetch_related("seats")
-    in_progress = list(games.in_progress()[:5])
+    # The online games waiting for this player's turn come first ("Your turn in 2 games").
+    awaiting = list(Game.objects.awaiting(visitor_id(request) or "").prefetch_related("seats"))
+    waiting = {game.id for game in awaiting}
+    others = [game for game in games.in_progress()[:5] if game.id not in waiting]
+    in_progress = awaiting + others[: max(0, 5 - len(awaiting))]
     for game in in_progress:
         game.summary = players.game_summary(game)
+        game.your_turn = game.id in waiting
     # A refused start: said at the top of the page too, where the answer opens (on a phone the
     # form's own panel is far down), with a link to that panel.
     refusal = None
@@ -54,6 +59,7 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     strength = {} if ready else {"initial": {"strength": "beginner"}}
     context = {
         "in_progress": in_progress,
+        "your_turn_in": len(awaiting),
         "finished": list(games.filter(status=Game.Status.FINISHED)[:5]),
         "solo_form": forms_given.get("solo") or SoloGameForm(),
         "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
@@ -106,6 +112,8 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     ``?at=n`` (htmx only) shows the game after n logged actions, to play moves back step by step.
     """
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    if clock.overdue(game) and timeouts.enforce(game.id):  # its turn ran out: played first
+        game = Game.objects.prefetch_related("seats").get(pk=game_id)
     visitor = visitor_id(request)
     if game.reveal_after is not None and not game.open_to(visitor):
         message = gettext(

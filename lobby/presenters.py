@@ -7,6 +7,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rating as ratings
+from games.clock import TURN_SECONDS
+from games.models import Game
+from games.presenters.players import game_summary
 from lobby import diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -82,6 +85,15 @@ def lobby_context(visitor: str | None) -> dict:
     }
 
 
+def your_turn(visitor: str | None) -> list[dict]:
+    """The online games waiting for this browser's turn, newest first, to list at the top.
+
+    Shown as the lobby page opens, not in its live redraws (each would read the games again).
+    """
+    games = Game.objects.awaiting(visitor or "").prefetch_related("seats")
+    return [{"id": game.id, "summary": game_summary(game)} for game in games]
+
+
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:
     """A table's seats, whether this visitor can join or start it, and its QR code (None when
     there is no such table, or it expired)."""
@@ -98,5 +110,6 @@ def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> 
         "is_host": me is not None and table.host_id == me.pk,
         "full": len(seats) >= MAX_TABLE_SEATS,
         "max_seats": MAX_TABLE_SEATS,
+        "timer_choices": TURN_SECONDS,  # what the host may choose when starting
         "qr_svg": segno.make(absolute_url, error="m").svg_inline(scale=4) if absolute_url else "",
     }

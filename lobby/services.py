@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import clock
 from games.flow import _
 from games.forms import clean_name
 from games.locks import serialize_on
@@ -238,12 +239,20 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     return made
 
 
-def _start(players: list[Player], *, stake: int = 0) -> Game:
+def _start(
+    players: list[Player], *, stake: int = 0, turn_seconds: int | None = None, pace: str = "live"
+) -> Game:
     """An unranked online game for these players, who leave the ranked queue if they were in it
     (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
     serialize_on(QUEUE_LOCK)
     QueueEntry.objects.filter(player__in=players).delete()
-    return start_online_game(players, stake=stake)
+    return start_online_game(players, stake=stake, turn_seconds=turn_seconds, pace=pace)
+
+
+BAD_TIMER = _(
+    "Choose what the table offers: live with no timer or 30, 60 or 120 seconds a turn, or at "
+    "your own pace."
+)
 
 
 def create_table(visitor: str | None, *, address: str | None = None) -> Table:
@@ -304,8 +313,14 @@ def join_table(visitor: str | None, code: str, *, address: str | None = None) ->
     return table
 
 
-def start_table(visitor: str | None, code: str, *, address: str | None = None) -> Game:
-    """The host starts the game for everyone seated (2 to 6)."""
+def start_table(
+    visitor: str | None, code: str, *, address: str | None = None, timer: str = "", pace: str = ""
+) -> Game:
+    """The host starts the game for everyone seated (2 to 6).
+
+    ``timer``: the turn timer the host chose, as posted ("" or "off", "30", "60", "120");
+    ``pace``: "live" (the default) or "own" (a day a turn, nobody away: the timer is ignored).
+    """
     player = _require_player(visitor)
     with transaction.atomic():
         tables = Table.objects.select_for_update().filter(rematch_of=None)  # rematches start alone
@@ -317,7 +332,12 @@ def start_table(visitor: str | None, code: str, *, address: str | None = None) -
         players = [seat.player for seat in table.seats.select_related("player")]
         if len(players) < 2:
             raise ActionRefused(_("Wait for at least one more player."))
-        table.game = _start(players)
+        try:
+            turn_seconds = clock.parse_turn_seconds(timer)
+            chosen = clock.parse_pace(pace)
+        except ValueError:
+            raise ActionRefused(BAD_TIMER) from None
+        table.game = _start(players, turn_seconds=turn_seconds, pace=chosen)
         table.save(update_fields=["game"])
     notify.table_changed(table.code)
     notify.navigate([p.visitor for p in players], table.game, table=table.code)
@@ -351,7 +371,11 @@ def _start_rematch_when_all_in(table: Table) -> None:
         seated = list(table.seats.select_related("player"))
         if table.started or {s.player.visitor for s in seated} != wanted:
             return
-        table.game = _start([s.player for s in seated])
+        # A rematch keeps the timer of the game it follows.
+        last = table.rematch_of
+        table.game = _start(
+            [s.player for s in seated], turn_seconds=last.turn_seconds, pace=last.pace
+        )
         table.save(update_fields=["game"])
     notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

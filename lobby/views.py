@@ -35,6 +35,7 @@ def _lobby(
         query = f"?{urlencode({'name': typed_name})}" if typed_name else ""
         return refused_to(request, reverse("lobby:lobby") + query, error, "lobby")
     context = presenters.lobby_context(visitor_id(request)) | {
+        "your_turn": presenters.your_turn(visitor_id(request)),
         "error": error,
         "live": True,
         "typed_name": typed_name,  # a refused name stays in the field, to correct it
@@ -204,7 +205,9 @@ def start_table(request: HttpRequest, code: str) -> HttpResponse:
         # limits shows no table: otherwise the other refusals, shown over the table's page, would
         # tell a guesser which codes are in use.
         services.look_up_table(visitor, code, address=address)
-        game = services.start_table(visitor, code, address=address)
+        timer = request.POST.get("timer", "")
+        pace = request.POST.get("pace", "")
+        game = services.start_table(visitor, code, address=address, timer=timer, pace=pace)
     except services.TooMany as refusal:
         return _no_table(request, refusal)
     except ActionRefused as refusal:

@@ -339,6 +339,12 @@ SOCKET_SERVER_ID = os.environ.get("SOCKET_SERVER_ID", "")
 # without them (or end the game).
 AWAY_GRACE_SECONDS = int(os.environ.get("AWAY_GRACE_SECONDS", "120"))
 
+# The turn timer (games.clock): how often a socket server plays the turns that ran out (seconds).
+TURN_SWEEP_SECONDS = float(os.environ.get("TURN_SWEEP_SECONDS", "2"))
+# How fast turn timers run (2 = a 30 s timer runs out in 15 s): for the browser tests, as
+# PLAYBACK_SPEED is; the page counts down from the deadline this gives, so it shows what is so.
+TURN_TIMER_SPEED = float(os.environ.get("TURN_TIMER_SPEED", "1"))
+
 # How fast another player's moves are played back on screen (2 = twice as fast).
 PLAYBACK_SPEED = float(os.environ.get("PLAYBACK_SPEED", "1"))
 

@@ -70,6 +70,11 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         if action.payload["held"]:
             return gettext("Die %(number)s held.") % {"number": number}
         return gettext("Die %(number)s released.") % {"number": number}
+    if action.kind == "timeout":
+        return gettext("%(name)s ran out of time.") % {"name": seat_name(actor, own=False)}
+    if action.kind == "forfeit" and action.payload["seat"] == action.seat:
+        values = {"name": seat_name(actor, own=False)}
+        return gettext("%(name)s ran out of time three turns in a row and has left.") % values
     if action.kind in ("forfeit", "end"):
         values = {"name": seat_name(actor), "absent": seat_name(seats[action.payload["seat"]])}
         if action.kind == "end":
@@ -77,6 +82,20 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         return gettext("%(name)s goes on without %(absent)s, who forfeits.") % values
     points = action.payload.get("points", 0)
     values = {"points": points, "box": label(action.payload["box"]), "name": name}
+    if action.payload.get("timed_out"):  # the server scored it: the seat's time had run out
+        if not name:
+            message = ngettext(
+                "Time ran out: %(points)s point in %(box)s was scored for you.",
+                "Time ran out: %(points)s points in %(box)s were scored for you.",
+                points,
+            )
+        else:
+            message = ngettext(
+                "Time ran out: %(points)s point in %(box)s was scored for %(name)s.",
+                "Time ran out: %(points)s points in %(box)s were scored for %(name)s.",
+                points,
+            )
+        return message % values
     if name:
         return (
             ngettext(

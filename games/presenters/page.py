@@ -29,6 +29,7 @@ from games.presenters.players import (
     rating_changes,
     rematch_offer,
     seat_name,
+    turn_clock,
 )
 from games.presenters.words import label, phrases
 from games.rules import UPPER_BONUS_THRESHOLD
@@ -218,6 +219,7 @@ def game_context(
         # Its replay, analysis and dice check are open to this browser (Game.open_to).
         "reviewable": game.open_to(visitor),
         "rematch": rematch_offer(game, seat) if online and finished else None,
+        "turn_clock": turn_clock(game) if online and not finished else None,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
         "hint_asked": hint,
         "odds": odds_lines(state) if coaching else [],

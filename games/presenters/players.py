@@ -7,6 +7,7 @@ from typing import TypedDict
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import clock
 from games import rating as ratings
 from games.models import Game, Seat
 from games.rules import Scorecard
@@ -23,7 +24,7 @@ class PlayerView(TypedDict):
     is_current: bool
     bot: str
     is_you: bool  # the viewer's own seat on their own screen (not around one phone)
-    presence: str  # online games: "online", "away" or "left"
+    presence: str  # online games: "online", "away", "left" ("later": not here, at own pace)
     dot: str  # the class of the dot before the name: "online", "away" or ""
     presence_word: str  # the same, as the status line says it ("here", "away", "left")
     away_line: str  # "Bo is away."
@@ -92,7 +93,7 @@ def player_view(
     if online:
         view.update(presence(game, seat, state, viewer))
         view["presence_word"] = words[view["presence"]]
-        view["dot"] = "" if view["presence"] == "left" else view["presence"]
+        view["dot"] = "" if view["presence"] in ("left", "later") else view["presence"]
         if view["presence"] == "away":
             view["away_line"] = words["is_away"] % {"name": view["name"]}
             view["go_on_label"] = words["go_on_without"] % {"name": view["name"]}
@@ -106,6 +107,8 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
     deadline = away_deadline(game, seat)
     if deadline is None:
         return {"presence": "online"}
+    if game.pace == Game.Pace.OWN:  # at your own pace nobody is away: the game waits
+        return {"presence": "later"}
     can_leave_out = (
         viewer is not None
         and viewer.position != seat.position
@@ -120,6 +123,31 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
         "grace_left": f"{seconds // 60}:{seconds % 60:02d}",
         "in_grace": deadline > now,
         "can_leave_out": can_leave_out,
+    }
+
+
+def countdown(seconds: int) -> str:
+    """A countdown as page.js shows it: m:ss, or h:mm:ss from an hour on."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def turn_clock(game: Game) -> dict | None:
+    """The turn timer as every page of the game shows it (None: no timer, or the game is over).
+
+    ``deadline_iso`` for page.js to count down from the server's deadline, ``left`` as the page
+    opens, ``runs_out`` the deadline as a time of day (what a page without JavaScript reads).
+    """
+    left = clock.seconds_left(game)
+    if left is None:
+        return None
+    deadline = timezone.localtime(game.turn_deadline)
+    return {
+        "deadline_iso": deadline.isoformat(),
+        "left": countdown(left),
+        "runs_out": gettext("This turn runs out at %(time)s.")
+        % {"time": deadline.strftime("%H:%M:%S %Z")},
     }
 
 

@@ -85,6 +85,10 @@ def _action_words(action: Logged, state: GameState) -> str:
         return move_words(("score", payload["box"]), state.cards[seat], state.turn.dice)
     if kind == "end":
         return gettext("Ends the game")
+    if kind == "timeout":
+        return gettext("Ran out of time: the server plays the rest of the turn")
+    if payload.get("seat") == seat:
+        return gettext("Leaves the game: three turns in a row ran out of time")
     return gettext("Goes on without a player who left")
 
 

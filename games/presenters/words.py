@@ -31,6 +31,8 @@ PHRASES = {
     "keys": _("Keys: 1-5 hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
+    "turn_time_left": _("Time left for this turn:"),  # followed by a countdown, 0:59
+    "turn_time_up": _("Time is up: this turn is being played for the player."),
     "skip": _("Skip"),  # shows a computer's turn played back at once
     "daily": _("Daily challenge: the same dice for everyone today; no coach until it is over"),
     "ranked": _("Ranked"),  # a ranked match: its end changes both players' ratings
@@ -47,6 +49,7 @@ PHRASES = {
     "online": _("here"),  # where an online player is
     "away": _("away"),
     "left": _("left"),
+    "later": _("plays later"),  # at your own pace: not on the game now, and not away
     # Sentences to fill in.
     "round": _("Round %(round)s of 13"),
     "bonus_line": _("Bonus (%(target)s or more)"),

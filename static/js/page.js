@@ -74,7 +74,7 @@ function moveAmongBoxes(from, step) {
   return true;
 }
 
-// Online games: count down an away player's grace period; when it ends, hide the countdown and
+// Online games: count down the turn timer and an away player's grace period; when it ends, hide the countdown and
 // show what replaces it: a line saying the time is up, the buttons that let the others go on
 // without them (the server checks the time again when they are pressed). The lobby counts down
 // its challenges the same way, and counts up the wait for a ranked opponent. Seconds are
@@ -84,9 +84,13 @@ function tickDeadlines() {
   const now = Date.now();
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.ceil((Date.parse(element.dataset.deadline) - now) / 1000));
-    const minutes = Math.floor(left / 60);
+    // m:ss, or h:mm:ss from an hour on (a turn at your own pace has a day), as the server writes it.
+    const hours = Math.floor(left / 3600);
+    const minutes = Math.floor((left % 3600) / 60);
     const seconds = String(left % 60).padStart(2, "0");
-    element.textContent = `${minutes}:${seconds}`;
+    element.textContent = hours
+      ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`
+      : `${minutes}:${seconds}`;
   }
   for (const element of document.querySelectorAll("[data-after-deadline][hidden]")) {
     if (Date.parse(element.dataset.afterDeadline) <= now) element.hidden = false;
