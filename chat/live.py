@@ -20,14 +20,16 @@ def render_log(
     load: Callable[[], services.Place], visitor: str | None, sender: str, language: str
 ) -> str:
     """The chat log as this visitor reads it now, as an out-of-band swap ("" to send nothing)."""
-    if services.setting_of(visitor).off or sender in services.hidden_senders(visitor):
+    setting = services.setting_of(visitor)  # read once: each page of a group renders its own
+    if setting.off or sender in services.hidden_senders(visitor, setting):
         return ""
     try:
         place = load()
     except services.ActionRefused:
         return ""  # the game or table is gone: nothing to show
     with translation.override(language):
-        context = presenters.chat_context(visitor, place) | {"oob": True}
+        context = presenters.chat_context(visitor, place, setting=setting, log_only=True)
+        context["oob"] = True
         return render_to_string("chat/panel.html#log", context)
 
 
