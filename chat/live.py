@@ -17,23 +17,38 @@ from chat import presenters, services
 
 
 def render_log(
-    load: Callable[[], services.Place], visitor: str | None, sender: str, language: str
+    load: Callable[[], services.Place],
+    visitor: str | None,
+    sender: str,
+    language: str,
+    catch_up: bool = False,
 ) -> str:
-    """The chat log as this visitor reads it now, as an out-of-band swap ("" to send nothing)."""
-    if services.setting_of(visitor).off or sender in services.hidden_senders(visitor):
+    """The chat log as this visitor reads it now, as an out-of-band swap ("" to send nothing).
+
+    ``catch_up``: for a page whose socket has just (re)connected, which may have missed lines
+    while it was away; nothing when there is nothing said to show.
+    """
+    setting = services.setting_of(visitor)  # read once: each page of a group renders its own
+    if setting.off or sender in services.hidden_senders(visitor, setting):
         return ""
     try:
         place = load()
     except services.ActionRefused:
         return ""  # the game or table is gone: nothing to show
     with translation.override(language):
-        context = presenters.chat_context(visitor, place) | {"oob": True}
+        context = presenters.chat_context(visitor, place, setting=setting, log_only=True)
+        context["oob"] = True
+        if catch_up and not context["chat"]["lines"]:
+            return ""
         return render_to_string("chat/panel.html#log", context)
 
 
-async def push_log(consumer, load: Callable[[], services.Place], event: dict) -> None:
+async def push_log(
+    consumer, load: Callable[[], services.Place], event: dict, *, catch_up: bool = False
+) -> None:
     """Send this consumer's page the log, unless its visitor is not to see the new line."""
     render = database_sync_to_async(render_log)
-    html = await render(load, consumer.visitor, event.get("sender", ""), consumer.page["language"])
+    sender, language = event.get("sender", ""), consumer.page["language"]
+    html = await render(load, consumer.visitor, sender, language, catch_up)
     if html:
         await consumer.send(text_data=html)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from chat import services
-from chat.models import Message
+from chat.models import ChatSetting, Message
 from chat.phrases import PHRASES
 from lobby.models import Player
 
@@ -33,10 +33,21 @@ def refusal_place(place: services.Place) -> str:
     return f"chat-{place.group}"
 
 
-def chat_context(reader: str | None, place: services.Place, *, error: str = "") -> dict:
-    """The panel for this reader: the latest lines they see, and what they may do."""
-    setting = services.setting_of(reader)
-    hidden = services.hidden_senders(reader)
+def chat_context(
+    reader: str | None,
+    place: services.Place,
+    *,
+    error: str = "",
+    setting: ChatSetting | None = None,
+    log_only: bool = False,
+) -> dict:
+    """The panel for this reader: the latest lines they see, and what they may do.
+
+    ``setting``: the reader's, when already read; ``log_only``: for redrawing the log alone (a
+    push), without the players the settings list.
+    """
+    setting = setting or services.setting_of(reader)
+    hidden = services.hidden_senders(reader, setting)
     lines = []
     if not setting.off:
         stored = Message.objects.of_place(place.game_id, place.table_id).exclude(sender__in=hidden)
@@ -46,7 +57,10 @@ def chat_context(reader: str | None, place: services.Place, *, error: str = "") 
     player = reader in place.players
     # Named by their profile's number, as the lobby's challenge form does: a visitor id is
     # never printed in a page.
-    ids = dict(Player.objects.filter(visitor__in=place.players).values_list("visitor", "pk"))
+    ids = {}
+    if not log_only:
+        players = Player.objects.filter(visitor__in=place.players)
+        ids = dict(players.values_list("visitor", "pk"))
     others = [
         {"id": ids[visitor], "name": name, "muted": visitor in setting.muted}
         for visitor, name in place.players.items()

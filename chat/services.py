@@ -137,13 +137,14 @@ def setting_of(visitor: str | None) -> ChatSetting:
     return found or ChatSetting(visitor=visitor or "")
 
 
-def hidden_senders(reader: str | None) -> set[str]:
-    """Whose lines this reader does not see: the players they muted.
+def hidden_senders(reader: str | None, setting: ChatSetting | None = None) -> set[str]:
+    """Whose lines this reader does not see: the players they muted (``setting``: the reader's,
+    when already read).
 
     The one place the chat asks this. After merging blocking (``profiles.blocking``), add the
     players blocked either way here.
     """
-    return set(setting_of(reader).muted)
+    return set((setting or setting_of(reader)).muted)
 
 
 def say(visitor: str | None, place: Place, *, phrase: str = "", text: str = "") -> Message:

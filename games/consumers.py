@@ -77,6 +77,8 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         # A move made between the page load and this connection would be missed: catch up now
         # (the page drops it when it already shows this version).
         await self.game_changed({"parts": ["game"]})
+        # And the chat: a phone whose socket dropped for a while missed the lines said meanwhile.
+        await push_log(self, lambda: place_of_game(self.game_id), {}, catch_up=True)
         if came_back:
             await self.presence_changed()
 

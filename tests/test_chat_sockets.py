@@ -116,3 +116,15 @@ async def test_a_line_at_a_table_reaches_its_other_player():
     await database_sync_to_async(services.say)("ana", place, text="ready?")
     assert "Ana:</span> ready?" in await receive_containing(bo, 'id="chat-log"')
     await bo.disconnect()
+
+
+async def test_a_page_that_reconnects_catches_up_on_what_was_said_meanwhile():
+    game = await new_online_game()
+    first = await connect(f"/ws/game/{game.id}/", "bo")
+    messages = await caught_up(first)
+    assert not any("chat-log" in message for message in messages)  # nothing said: nothing sent
+    await first.disconnect()
+    await say("ana", game.id, text="are you there?")  # while Bo's socket is away
+    again = await connect(f"/ws/game/{game.id}/", "bo")
+    assert "Ana:</span> are you there?" in await receive_containing(again, 'id="chat-log"')
+    await again.disconnect()
