@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rating as ratings
-from lobby import diamonds, ranked
+from lobby import apart, diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -49,6 +49,34 @@ def rating_view(player: Player, now) -> dict:
     }
 
 
+def online_list(me: Player | None, now) -> list[dict]:
+    """Who else is online, by name, this player's favourites first (marked); nobody with a
+    block either way with them."""
+    players = Player.objects.online()
+    favoured: set[int] = set()
+    if me is not None:
+        players = players.exclude(pk__in=apart.kept_apart(me.pk) | {me.pk})
+        favoured = apart.favourites(me.pk)
+    entries = [
+        {"player": player, "rating": rating_view(player, now), "favourite": player.pk in favoured}
+        for player in players
+    ]
+    return sorted(entries, key=lambda entry: not entry["favourite"])  # stable: by name within
+
+
+def favourites_list(me: Player, now) -> list[dict]:
+    """This player's favourites by name, each online now or when last seen."""
+    players = Player.objects.filter(pk__in=apart.favourites(me.pk)).order_by("name_key")
+    return [
+        {
+            "player": player,
+            "online": player.online_until is not None and player.online_until > now,
+            "last_seen": player.online_until,
+        }
+        for player in players
+    ]
+
+
 def lobby_context(visitor: str | None) -> dict:
     """Who is online, this player's open challenges, and those of theirs just declined; their
     rating and place in the ranked queue."""
@@ -59,10 +87,8 @@ def lobby_context(visitor: str | None) -> dict:
     ).select_related("challenger", "challenged")
     return {
         "me": me,
-        "online": [
-            {"player": player, "rating": rating_view(player, now)}
-            for player in Player.objects.online().exclude(pk=me.pk if me else None)
-        ],
+        "online": online_list(me, now),
+        "favourites": favourites_list(me, now) if me else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [
