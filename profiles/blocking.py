@@ -25,10 +25,6 @@ from lobby.services import Forbidden
 from profiles.models import Block, Favourite
 from profiles.services import profile_of
 
-# SQLite and PostgreSQL keep ids in 64 bits: a larger one in the address finds nobody (and
-# would overflow the query's parameter: a 500).
-MAX_ID = 2**63 - 1
-
 NOT_YOURSELF = _("You cannot block yourself.")
 NOT_YOUR_FAVOURITE = _("You cannot make yourself a favourite.")
 NO_FAVOURITE_WHEN_BLOCKED = _("You cannot make this player a favourite.")
@@ -83,8 +79,8 @@ def kept_apart_visitors(visitor: str) -> QuerySet:
     return (blocked | blockers).values("visitor")
 
 
-def _other(player: Player, other_id: int) -> Player:
-    other = Player.objects.filter(pk=other_id).first() if 0 < other_id <= MAX_ID else None
+def _other(other_id: int) -> Player:
+    other = Player.objects.filter(pk=other_id).first()  # an id past 64 bits finds nobody too
     if other is None:
         raise NotFound(_("There is no such player."))
     return other
@@ -94,7 +90,7 @@ def block(visitor: str | None, other_id: int) -> Done:
     """Block a player: challenges between the two are cancelled, favourites either way undone;
     a game they play together goes on."""
     player = profile_of(visitor)
-    other = _other(player, other_id)
+    other = _other(other_id)
     if other == player:
         raise ActionRefused(NOT_YOURSELF)
     with transaction.atomic():
@@ -118,7 +114,7 @@ def block(visitor: str | None, other_id: int) -> Done:
 def unblock(visitor: str | None, other_id: int) -> Done:
     """Take back a block of one's own (a block by the other player stays theirs)."""
     player = profile_of(visitor)
-    other = _other(player, other_id)
+    other = _other(other_id)
     with transaction.atomic():
         deleted, _rows = Block.objects.filter(blocker=player, blocked=other).delete()
     if deleted:
@@ -129,7 +125,7 @@ def unblock(visitor: str | None, other_id: int) -> Done:
 def favourite(visitor: str | None, other_id: int) -> Done:
     """Make a player a favourite: first and marked in one's lobby, with when last seen."""
     player = profile_of(visitor)
-    other = _other(player, other_id)
+    other = _other(other_id)
     if other == player:
         raise ActionRefused(NOT_YOUR_FAVOURITE)
     with transaction.atomic():
@@ -145,7 +141,7 @@ def favourite(visitor: str | None, other_id: int) -> Done:
 def unfavourite(visitor: str | None, other_id: int) -> Done:
     """No longer a favourite."""
     player = profile_of(visitor)
-    other = _other(player, other_id)
+    other = _other(other_id)
     deleted, _rows = Favourite.objects.filter(player=player, of=other).delete()
     if deleted:
         notify.players_changed(player.visitor)
