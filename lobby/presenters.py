@@ -49,14 +49,12 @@ def rating_view(player: Player, now) -> dict:
     }
 
 
-def online_list(me: Player | None, now) -> list[dict]:
-    """Who else is online, by name, this player's favourites first (marked); nobody with a
-    block either way with them."""
+def online_list(me: Player | None, now, favoured: set[int]) -> list[dict]:
+    """Who else is online, by name, this player's favourites (``favoured``) first and marked;
+    nobody with a block either way with them."""
     players = Player.objects.online()
-    favoured: set[int] = set()
     if me is not None:
         players = players.exclude(pk__in=apart.kept_apart(me.pk) | {me.pk})
-        favoured = apart.favourites(me.pk)
     entries = [
         {"player": player, "rating": rating_view(player, now), "favourite": player.pk in favoured}
         for player in players
@@ -64,9 +62,9 @@ def online_list(me: Player | None, now) -> list[dict]:
     return sorted(entries, key=lambda entry: not entry["favourite"])  # stable: by name within
 
 
-def favourites_list(me: Player, now) -> list[dict]:
-    """This player's favourites by name, each online now or when last seen."""
-    players = Player.objects.filter(pk__in=apart.favourites(me.pk)).order_by("name_key")
+def favourites_list(favoured: set[int], now) -> list[dict]:
+    """These favourites by name, each online now or when last seen."""
+    players = Player.objects.filter(pk__in=favoured).order_by("name_key")
     return [
         {
             "player": player,
@@ -85,10 +83,11 @@ def lobby_context(visitor: str | None) -> dict:
     open_challenges = Challenge.objects.filter(
         status=Challenge.Status.PENDING, expires_at__gt=now
     ).select_related("challenger", "challenged")
+    favoured = apart.favourites(me.pk) if me else set()
     return {
         "me": me,
-        "online": online_list(me, now),
-        "favourites": favourites_list(me, now) if me else [],
+        "online": online_list(me, now, favoured),
+        "favourites": favourites_list(favoured, now) if favoured else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [
