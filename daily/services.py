@@ -28,6 +28,7 @@ from games.flow import _
 from games.models import Game, Seat
 from history.models import Summary
 from lobby.models import Player
+from profiles import blocking
 
 BOARD_SIZE = 20
 
@@ -162,7 +163,13 @@ def friends_results(challenge: Challenge, visitor: str | None) -> list[Line]:
         .exclude(visitor="")
         .values("visitor")
     )
-    rows = finished(challenge).filter(visitor__in=met).order_by("-total", "loss")
+    # A block either way hides the two from each other here too, as in the lobby.
+    rows = (
+        finished(challenge)
+        .filter(visitor__in=met)
+        .exclude(visitor__in=blocking.kept_apart_visitors(visitor))
+        .order_by("-total", "loss")
+    )
     return _lines(list(rows[:BOARD_SIZE]), visitor, key=lambda s: -s.total)
 
 

@@ -10,7 +10,7 @@ from games import rating as ratings
 from games.clock import TURN_SECONDS
 from games.models import Game
 from games.presenters.players import game_summary
-from lobby import diamonds, ranked
+from lobby import apart, diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -52,6 +52,32 @@ def rating_view(player: Player, now) -> dict:
     }
 
 
+def online_list(me: Player | None, now, favoured: set[int]) -> list[dict]:
+    """Who else is online, by name, this player's favourites (``favoured``) first and marked;
+    nobody with a block either way with them."""
+    players = Player.objects.online()
+    if me is not None:
+        players = players.exclude(pk__in=apart.kept_apart(me.pk) | {me.pk})
+    entries = [
+        {"player": player, "rating": rating_view(player, now), "favourite": player.pk in favoured}
+        for player in players
+    ]
+    return sorted(entries, key=lambda entry: not entry["favourite"])  # stable: by name within
+
+
+def favourites_list(favoured: set[int], now) -> list[dict]:
+    """These favourites by name, each online now or when last seen."""
+    players = Player.objects.filter(pk__in=favoured).order_by("name_key")
+    return [
+        {
+            "player": player,
+            "online": player.online_until is not None and player.online_until > now,
+            "last_seen": player.online_until,
+        }
+        for player in players
+    ]
+
+
 def lobby_context(visitor: str | None) -> dict:
     """Who is online, this player's open challenges, and those of theirs just declined; their
     rating and place in the ranked queue."""
@@ -60,12 +86,11 @@ def lobby_context(visitor: str | None) -> dict:
     open_challenges = Challenge.objects.filter(
         status=Challenge.Status.PENDING, expires_at__gt=now
     ).select_related("challenger", "challenged")
+    favoured = apart.favourites(me.pk) if me else set()
     return {
         "me": me,
-        "online": [
-            {"player": player, "rating": rating_view(player, now)}
-            for player in Player.objects.online().exclude(pk=me.pk if me else None)
-        ],
+        "online": online_list(me, now, favoured),
+        "favourites": favourites_list(favoured, now) if favoured else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [

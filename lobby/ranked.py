@@ -20,7 +20,7 @@ challenge accepted or a table started meanwhile takes its players out of the que
 Who is not paired: a player whose lobby pages are all closed (not online) waits, and after
 ``ONLINE_WINDOW`` offline leaves the queue; a player in another live game leaves it; two
 players already rated against each other ``FARMING_LIMIT`` times in ``FARMING_PERIOD`` are not
-paired together (rating farming).
+paired together (rating farming), nor two with a block either way (``lobby.apart``).
 
 Rating. ``rate_game`` receives ``games.events.game_finishing`` inside the transaction of the
 action that finishes the game, and rates a ranked game there: both players' rows locked, one
@@ -45,7 +45,7 @@ from games.flow import GameState, _
 from games.locks import serialize_on
 from games.models import Game, Seat
 from games.services import StaleAction, start_online_game
-from lobby import notify
+from lobby import apart, notify
 from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange
 from lobby.services import Forbidden, check_rate, player_of
 
@@ -164,9 +164,15 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
         gone = [e for e in entries if _offline_for_good(e.player, now) or e.player.visitor in busy]
         QueueEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
         ready = [e for e in entries if e not in gone and _online(e.player, now)]
+        kept_apart = apart.apart_pairs(e.player_id for e in ready)  # blocks: never paired
         while len(ready) > 1:
             first = ready[0]
-            fits = [e for e in ready[1:] if _fit(first, e, now)]
+            fits = [
+                e
+                for e in ready[1:]
+                if frozenset((first.player_id, e.player_id)) not in kept_apart
+                and _fit(first, e, now)
+            ]
             if not fits:
                 ready.pop(0)
                 continue

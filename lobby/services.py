@@ -16,7 +16,7 @@ from games.locks import serialize_on
 from games.models import Game
 from games.names import look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction, start_online_game
-from lobby import diamonds, notify
+from lobby import apart, diamonds, notify
 from lobby.models import (
     MAX_TABLE_SEATS,
     ONLINE_WINDOW,
@@ -59,6 +59,11 @@ class Gone(StaleAction):
 
 
 NO_TABLE = _("There is no table with that code.")
+# What a block (``lobby.apart``) refuses, saying no more: not who blocked whom, nor whether the
+# other player is online or at the table.
+CANNOT_CHALLENGE = _("You cannot challenge this player.")
+CANNOT_JOIN = _("You cannot join this table.")
+CANNOT_REMATCH = _("You cannot play a rematch with these players.")
 
 
 def check_rate(
@@ -164,7 +169,9 @@ def challenge(
         raise ActionRefused(_("You cannot challenge yourself."))
     diamonds.check_stake(stake, player, opponent)
     with transaction.atomic():
-        serialize_on("pair", *sorted([player.pk, opponent.pk]))
+        serialize_on("pair", *sorted([player.pk, opponent.pk]))  # a block takes it too
+        if opponent.pk in apart.kept_apart(player.pk):
+            raise Forbidden(CANNOT_CHALLENGE)
         pending = Challenge.objects.filter(
             challenger=player, challenged=opponent, status=Challenge.Status.PENDING,
             expires_at__gt=timezone.now(),
@@ -304,6 +311,10 @@ def join_table(visitor: str | None, code: str, *, address: str | None = None) ->
             raise Forbidden(_("Only the players of the last game can join its rematch."))
         if table.started:
             raise StaleAction(_("That table has already started its game."))
+        # A table is its host's: nobody with a block either way with the host or anyone seated.
+        seated = set(table.seats.values_list("player_id", flat=True)) | {table.host_id}
+        if apart.any_apart(player.pk, seated):
+            raise Forbidden(CANNOT_JOIN)
         if table.seats.count() >= MAX_TABLE_SEATS:
             raise StaleAction(_("That table is full."))
         TableSeat.objects.create(table=table, player=player)
@@ -351,6 +362,11 @@ def rematch(visitor: str | None, game: Game) -> Table:
         raise Forbidden(_("This game is not yours: you can watch it but not play in it."))
     if game.status != Game.Status.FINISHED:
         raise StaleAction(_("The game is not over yet."))
+    others = [seat.visitor for seat in game.ordered_seats() if seat.visitor != visitor]
+    if apart.any_apart(
+        player.pk, Player.objects.filter(visitor__in=others).values_list("pk", flat=True)
+    ):
+        raise Forbidden(CANNOT_REMATCH)
     with transaction.atomic():
         serialize_on("rematch", game.pk)  # two first clicks at once make one table, not two
         table = Table.objects.select_for_update().filter(rematch_of=game).first()

@@ -64,3 +64,43 @@ class Browser(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label or 'a browser'} of {self.player}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: the two keep apart both ways (``profiles.blocking``)."""
+
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocked {self.blocked}"
+
+
+class Favourite(models.Model):
+    """``player`` made ``of`` a favourite: first in their lobby's list, with when last seen."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="favourites")
+    of = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="favoured_by")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "of"], name="favourite_once"),
+            models.CheckConstraint(
+                condition=~models.Q(player=models.F("of")), name="favourite_not_oneself"
+            ),
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} favours {self.of}"

@@ -14,7 +14,7 @@ from lobby import diamonds
 from lobby.models import DiamondEntry, Player
 from lobby.presenters import rating_view
 from lobby.services import player_of
-from profiles.models import Browser
+from profiles.models import Block, Browser, Favourite
 
 LAST_GAMES = 10
 LEADERBOARD_SIZE = 50
@@ -125,7 +125,16 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
         "floor": diamonds.FLOOR,
     }
     context["diamonds"] = diamonds.balance(player) if is_me else player.diamonds
+    me = player if is_me else player_of(viewer)
+    if me is not None and not is_me:  # the Block and Favourite buttons say which way they go
+        context["blocked"] = Block.objects.filter(blocker=me, blocked=player).exists()
+        context["favourite"] = Favourite.objects.filter(player=me, of=player).exists()
+    context["can_mark"] = me is not None and not is_me
     if is_me:
+        context["blocks"] = list(Block.objects.filter(blocker=player).select_related("blocked"))
+        context["my_favourites"] = list(
+            Favourite.objects.filter(player=player).select_related("of").order_by("of__name_key")
+        )
         context["statement"] = [
             {"entry": entry, "what": gettext(REASON_WORDS[entry.reason])}
             for entry in player.diamond_entries.all()[:STATEMENT_SIZE]

@@ -12,14 +12,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.addresses import client_address
+from games.flow import _
 from games.identity import sign_in_as, visitor_id
+from games.models import Seat
 from games.names import look_alike_key
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal
 from history import summaries
 from lobby.models import Player
 from lobby.services import player_of
-from profiles import presenters, services
+from profiles import blocking, presenters, services
 
 TOLD = "told-profile"  # the tag of the lines a profile page shows once (after a redirect)
 
@@ -57,6 +59,22 @@ def find(request: HttpRequest) -> HttpResponse:
             "typed": name,
         }
         return render(request, "profiles/leaderboard.html", context, status=404 if typed else 400)
+    return redirect("profiles:profile", pk=player.pk)
+
+
+@require_safe
+def seat_profile(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The profile of whoever sits at a game's seat (``?seat=``): the game page's names link
+    here, as a seat keeps the name it had then and a name can change hands."""
+    position, visitor = request.GET.get("seat", ""), None
+    if position.isascii() and position.isdigit() and len(position) <= 2:
+        seats = Seat.objects.filter(game_id=game_id[:64], position=int(position), bot="")
+        visitor = seats.values_list("visitor", flat=True).first()
+    player = Player.objects.filter(visitor=visitor).first() if visitor else None
+    if player is None:
+        return error_page(
+            request, gettext("No such player"), gettext("That seat has no profile."), 404
+        )
     return redirect("profiles:profile", pk=player.pk)
 
 
@@ -107,6 +125,43 @@ def sign_out_others(request: HttpRequest) -> HttpResponse:
         line = gettext("Every other browser is signed out now.")
     messages.info(request, line, extra_tags=TOLD)
     return redirect("profiles:me")
+
+
+# What a block, unblock, favourite or unfavourite says, done and when it had been so already.
+MARKED = {
+    "block": (
+        blocking.block,
+        _("You blocked %(name)s: neither of you sees or meets the other now."),
+        _("You had already blocked %(name)s."),
+    ),
+    "unblock": (blocking.unblock, _("You unblocked %(name)s."), _("%(name)s was not blocked.")),
+    "favourite": (
+        blocking.favourite,
+        _("%(name)s is one of your favourites now."),
+        _("%(name)s was already one of your favourites."),
+    ),
+    "unfavourite": (
+        blocking.unfavourite,
+        _("%(name)s is no longer one of your favourites."),
+        _("%(name)s was not one of your favourites."),
+    ),
+}
+
+
+@require_POST
+def mark(request: HttpRequest, pk: int, verb: str) -> HttpResponse:
+    """Block, unblock, favourite or unfavourite a player; back to their profile, or to one's own
+    (``back=me``: the lists of one's blocks and favourites)."""
+    service, changed, unchanged = MARKED[verb]
+    try:
+        done = service(visitor_id(request), pk)
+    except ActionRefused as refusal:
+        return _refused(request, refusal)
+    line = gettext(changed if done.changed else unchanged) % {"name": done.other.name}
+    messages.info(request, line, extra_tags=TOLD)
+    if request.POST.get("back") == "me":
+        return redirect("profiles:me")
+    return redirect("profiles:profile", pk=done.other.pk)
 
 
 def _refused(request: HttpRequest, refusal: ActionRefused) -> HttpResponse:
