@@ -66,11 +66,14 @@ def chat_context(
         for visitor, name in place.players.items()
         if visitor != reader and visitor in ids
     ]
+    # The reason a player may not write (services.say refuses it): asked for the whole panel only.
+    blocked = player and not log_only and bool(services.kept_apart(reader) & place.players.keys())
     return {
         "chat": {
             "lines": lines,
             "off": setting.off,
-            "can_write": player and not place.closed,
+            "can_write": player and not place.closed and not blocked,
+            "blocked": blocked,
             "player": player,
             "closed": place.closed,
             "others": others if player or reader else [],

@@ -23,6 +23,7 @@ from games.models import Game
 from games.services import ActionRefused, NotFound
 from lobby.models import Player, Table
 from lobby.notify import table_group
+from profiles import blocking
 
 MAX_LENGTH = 200
 # A burst of 5, then one line every 2 s on average: at most 5 lines in any 10 seconds.
@@ -56,7 +57,14 @@ class SlowDown(ActionRefused):
     status = 429
 
 
+class Blocked(ActionRefused):
+    """A block between the writer and a player here: the chat between them has stopped."""
+
+    status = 403
+
+
 NO_CHAT = _("There is no chat here.")
+BLOCKED = _("You cannot write in this chat: there is a block between you and one of its players.")
 SLOW_DOWN = _("Slow down: you can send 5 messages every 10 seconds. Wait a moment and try again.")
 
 
@@ -138,13 +146,16 @@ def setting_of(visitor: str | None) -> ChatSetting:
 
 
 def hidden_senders(reader: str | None, setting: ChatSetting | None = None) -> set[str]:
-    """Whose lines this reader does not see: the players they muted (``setting``: the reader's,
-    when already read).
+    """Whose lines this reader does not see: the players they muted and those with a block either
+    way with them (``setting``: the reader's, when already read). The one place the chat asks."""
+    return set((setting or setting_of(reader)).muted) | kept_apart(reader)
 
-    The one place the chat asks this. After merging blocking (``profiles.blocking``), add the
-    players blocked either way here.
-    """
-    return set((setting or setting_of(reader)).muted)
+
+def kept_apart(visitor: str | None) -> set[str]:
+    """The visitor ids of the players with a block either way with this visitor's player."""
+    if not visitor:
+        return set()
+    return {row["visitor"] for row in blocking.kept_apart_visitors(visitor)}
 
 
 def say(visitor: str | None, place: Place, *, phrase: str = "", text: str = "") -> Message:
@@ -161,8 +172,10 @@ def say(visitor: str | None, place: Place, *, phrase: str = "", text: str = "") 
         raise ChatClosed(_("This chat has closed."))
     if setting_of(visitor).off:
         raise ChatRefused(_("Your chat is off: turn it on to write."))
-    # Blocking (profiles.blocking, built separately): once merged, refuse here when
-    # blocked_between(visitor, other) for any other player in place.players, with a clear 403.
+    if kept_apart(visitor) & place.players.keys():
+        # Their lines are hidden from each other both ways; writing stops too, so that a block
+        # cannot be talked around in front of the player who made it. Who blocked whom is not said.
+        raise Blocked(BLOCKED)
     with transaction.atomic():
         # One sender's lines are counted one at a time (on PostgreSQL; SQLite writes one at a
         # time anyway), so that a flood from several tabs cannot pass the limit together.

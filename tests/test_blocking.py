@@ -328,6 +328,19 @@ def test_a_refused_plain_form_post_comes_back_to_the_profile_saying_why():
     assert page.status_code == 200 and "You cannot block yourself." in page.text
 
 
+def test_names_in_a_game_under_way_lead_to_their_profiles():
+    """Blocking someone mid-game starts from their name in the players line."""
+    game, ana, _bo = online_game()
+    page = ana.get(f"/game/{game.id}/").text
+    line = page[
+        page.index('class="presence-line"') : page.index("</ul>", page.index("presence-line"))
+    ]
+    for seat in game.ordered_seats():
+        address = f"/game/{game.id}/player/?seat={seat.position}"
+        assert f'<a href="{address}">{seat.name}</a>' in line
+        assert ana.get(address)["Location"] == f"/p/{pk(seat.visitor)}/"
+
+
 def test_the_game_pages_names_lead_to_their_profiles(settings):
     game, ana, _bo = finished_online_game(settings)
     page = ana.get(f"/game/{game.id}/").text  # its final ranking names both players

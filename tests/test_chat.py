@@ -16,6 +16,7 @@ from games.models import AppendOnly, Game
 from games.services import NotFound
 from lobby import services as lobby
 from lobby.models import Player
+from profiles import blocking
 from tests.clients import FORM_POST, HTMX, client_for, online_game, refusal_text
 from tests.factories import make_game
 
@@ -158,6 +159,24 @@ def test_a_muted_players_lines_are_hidden_for_the_muter_only_everywhere(game):
     assert lines("ana", other) == []  # muted on every game
     services.set_muted("ana", place(game), bo_id, False)
     assert lines("ana", game) == ["Bo: Good luck!"]
+
+
+def test_a_block_mid_game_stops_the_chat_between_them_and_the_game_goes_on(game):
+    services.say("bo", place(game), phrase="luck")
+    services.say("ana", place(game), phrase="nice")
+    blocking.block("ana", Player.objects.get(visitor="bo").pk)
+    # Hidden both ways, each still reads their own lines.
+    assert lines("ana", game) == ["Ana: Nice roll!"] and lines("bo", game) == ["Bo: Good luck!"]
+    assert lines("watcher", game) == ["Bo: Good luck!", "Ana: Nice roll!"]
+    for writer in ("ana", "bo"):  # neither writes: who blocked whom is not said
+        with pytest.raises(services.Blocked):
+            services.say(writer, place(game), phrase="oops")
+        assert read(writer, game)["blocked"] and not read(writer, game)["can_write"]
+    assert Message.objects.count() == 2
+    games.perform(game.id, "ana", "roll", {}, game.step)  # the game goes on
+    blocking.unblock("ana", Player.objects.get(visitor="bo").pk)
+    services.say("ana", place(game), phrase="thanks")
+    assert lines("bo", game) == ["Bo: Good luck!", "Ana: Nice roll!", "Ana: Thanks"]
 
 
 @pytest.mark.parametrize("player", ["", "abc", "999999", "²", "1" * 40])

@@ -580,7 +580,7 @@ async def test_closing_the_page_marks_the_seat_away():
     assert seat.connections == 0
     back = await connect(f"/ws/game/{game.id}/", "bo")
     back_again = await receive_containing(ana, 'id="status"')
-    assert "Bo is away." not in back_again and "Bo: here" in back_again
+    assert "Bo is away." not in back_again and "Bo</a>: here" in back_again
     await ana.disconnect()
     await back.disconnect()
 
@@ -766,7 +766,7 @@ async def test_a_page_that_comes_back_never_shows_its_own_seat_away():
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/", "ana")
     catch_up = await ana.receive_from(timeout=5)
-    assert "Ana: here" in catch_up and "Ana: away" not in catch_up
+    assert "Ana</a>: here" in catch_up and "Ana</a>: away" not in catch_up
     await ana.disconnect()
 
 

@@ -49,7 +49,7 @@ def test_presence_is_right_after_the_server_is_killed_with_pages_open(tmp_path):
         game_id = start_online_game(ana, bo)
         for player in (ana, bo):
             player.connect(f"/ws/game/{game_id}/")
-        receive(ana.socket, "Bo: here")
+        receive(ana.socket, "Bo</a>: here")
         server.kill()
         down = time.monotonic()
         for player in (ana, bo):
@@ -61,8 +61,8 @@ def test_presence_is_right_after_the_server_is_killed_with_pages_open(tmp_path):
         for player in (ana, bo):  # as the pages reconnect
             player.connect(f"/ws/game/{game_id}/")
         print(f"server down {back - down:.1f} s; both pages back {time.monotonic() - back:.2f} s")
-        receive(ana.socket, "Bo: here")
+        receive(ana.socket, "Bo</a>: here")
         bo.socket.close()
-        gone = receive(ana.socket, "Bo: away")
+        gone = receive(ana.socket, "Bo</a>: away")
         assert "Bo is away." in gone and "data-deadline" in gone
-        assert "Ana: here" in gone
+        assert "Ana</a>: here" in gone
