@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.addresses import client_address
 from games.flow import _
 from games.identity import sign_in_as, visitor_id
-from games.models import Seat
+from games.models import Game, Seat
 from games.names import look_alike_key
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal
@@ -68,7 +68,11 @@ def seat_profile(request: HttpRequest, game_id: str) -> HttpResponse:
     here, as a seat keeps the name it had then and a name can change hands."""
     position, visitor = request.GET.get("seat", ""), None
     if position.isascii() and position.isdigit() and len(position) <= 2:
-        seats = Seat.objects.filter(game_id=game_id[:64], position=int(position), bot="")
+        # Online games only: every person's seat of a solo or pass-the-phone game is its
+        # owner's browser, and would lead a stranger holding its link to them.
+        seats = Seat.objects.filter(
+            game_id=game_id[:64], game__mode=Game.Mode.ONLINE, position=int(position), bot=""
+        )
         visitor = seats.values_list("visitor", flat=True).first()
     player = Player.objects.filter(visitor=visitor).first() if visitor else None
     if player is None:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from daily import services as daily
 from daily.models import Challenge as DailyChallenge
 from games.models import Game
-from games.services import ActionRefused, NotFound
+from games.services import ActionRefused, NotFound, start_game
 from lobby import presenters, ranked
 from lobby import services as lobby
 from lobby.models import Challenge, Player, QueueEntry, Table
@@ -339,6 +339,13 @@ def test_names_in_a_game_under_way_lead_to_their_profiles():
         address = f"/game/{game.id}/player/?seat={seat.position}"
         assert f'<a href="{address}">{seat.name}</a>' in line
         assert ana.get(address)["Location"] == f"/p/{pk(seat.visitor)}/"
+
+
+def test_a_seat_of_a_pass_the_phone_game_leads_nobody_to_its_owner():
+    online("ana", "Ana")
+    game = start_game("ana", ["Grandma", "Uncle Tom"], mode=Game.Mode.LOCAL)
+    for seat in (0, 1):
+        assert client_for("stranger").get(f"/game/{game.id}/player/?seat={seat}").status_code == 404
 
 
 def test_the_game_pages_names_lead_to_their_profiles(settings):
