@@ -31,8 +31,11 @@ BURST = 5
 BURST_WINDOW = timedelta(seconds=10)
 # After the end of a game its players may still say "good game" for this long.
 OPEN_AFTER_END = timedelta(hours=1)
-# Text that starts an HTML tag, comment or declaration ("<b", "</", "<!", "<?"); "<3" is fine.
-MARKUP = re.compile(r"<\s*[/!?A-Za-z]")
+# Text that starts an HTML tag, comment or declaration ("<b", "</", "<!", "<?"); "<3" and
+# "x < y" are fine.
+MARKUP = re.compile(r"<[/!?A-Za-z]")
+EMOJI_JOINER = "\u200d"
+EMOJI_TAGS = ("\U000e0020", "\U000e007f")
 
 
 class ChatRefused(ActionRefused):
@@ -134,9 +137,19 @@ def clean_text(raw: str) -> str:
         raise ChatRefused(_("A message can be at most 200 characters long."))
     if MARKUP.search(text):
         raise ChatRefused(_("Messages are plain text: leave out the < > tags."))
-    if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co") for char in text):
+    if any(_unshowable(char) for char in text):
         raise ChatRefused(_("That message holds characters that cannot be shown."))
     return text
+
+
+def _unshowable(char: str) -> bool:
+    """Control, private or lone surrogate characters, and the invisible format ones (bidi
+    overrides that turn a line around, zero-width spaces) but for the joiner and the tags that
+    build emoji (👨‍👩‍👧, subdivision flags)."""
+    category = unicodedata.category(char)
+    if category == "Cf":
+        return char != EMOJI_JOINER and not EMOJI_TAGS[0] <= char <= EMOJI_TAGS[1]
+    return category in ("Cc", "Cs", "Co")
 
 
 def setting_of(visitor: str | None) -> ChatSetting:

@@ -74,6 +74,11 @@ def test_a_phrase_is_read_in_each_readers_language(game):
         ("I <3 this & 2 > 1", False),
         ("bell\x07", True),
         ("zero\u200bwidth", True),
+        ("turned \u202earound", True),  # a bidi override
+        ("x < y and a > b", False),
+        ("family \U0001f468\u200d\U0001f469\u200d\U0001f467 here", False),  # joined emoji
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f", False),  # Wales
+        ("flag \U0001f3f3\ufe0f\u200d\U0001f308", False),
     ],
 )
 def test_text_limits(game, text, refused):
