@@ -7,12 +7,16 @@ the turn is played once. Nothing is kept in memory: the deadline is the database
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 from django.utils import timezone
 
 from games import clock
 from games.models import Game
 from games.services import Roll, play_timed_out_turn
+
+logger = logging.getLogger(__name__)
 
 
 def enforce(game_id: str, roll: Roll | None = None) -> bool:
@@ -33,6 +37,14 @@ def enforce_if_due(game_id: str) -> bool:
 
 
 def sweep() -> int:
-    """Play every overdue turn there is now (one indexed query finds them); how many were."""
-    due = Game.objects.overdue(timezone.now()).values_list("id", flat=True)
-    return sum(enforce(game_id) for game_id in list(due))
+    """Play every overdue turn there is now (one indexed query finds them); how many were.
+
+    A game that fails is logged and left for the next sweep: it must not hold up the others.
+    """
+    played = 0
+    for game_id in list(Game.objects.overdue(timezone.now()).values_list("id", flat=True)):
+        try:
+            played += enforce(game_id)
+        except Exception:
+            logger.exception("Could not play the overdue turn of game %s", game_id)
+    return played

@@ -125,6 +125,21 @@ def test_a_move_made_in_time_resets_the_count():
     assert game.seats.get(position=0).timeouts == 1
 
 
+def test_a_game_that_fails_does_not_hold_up_the_sweep_of_the_others(caplog):
+    broken, fine = timed_game(), timed_game()
+    play = timeouts.play_timed_out_turn
+
+    def fail_for_one(game, roll=None):
+        if game.id == broken.id:
+            raise RuntimeError("broken")
+        play(game, roll)
+
+    with at(fine, 61), mock.patch.object(timeouts, "play_timed_out_turn", fail_for_one):
+        assert timeouts.sweep() == 1
+    assert (0, "timeout") in kinds(fine) and not kinds(broken)
+    assert f"Could not play the overdue turn of game {broken.id}" in caplog.text
+
+
 def test_a_game_without_a_timer_never_times_out():
     players = [SimpleNamespace(name="Bo", visitor=BO), SimpleNamespace(name="Al", visitor=AL)]
     game = services.start_online_game(players)
@@ -267,6 +282,10 @@ def test_the_message_lines_say_who_ran_out_of_time_and_who_left():
     assert "Host ran out of time three turns in a row and has left." in seen
     while Game.objects.get(pk=game.pk).status == Game.Status.PLAYING:
         play_out_timeouts(game, 1)
+    # The guest, alone, ran out of time three times in a row too: everyone left.
+    assert Game.objects.get(pk=game.pk).forfeited == [0, 1]
+    over = guest.get(f"/game/{game.id}/").text
+    assert "Everyone left: nobody wins." in over and "Winner:" not in over
     replay = guest.get(f"/game/{game.id}/replay/?at=0").text
     assert "Ran out of time: the server plays the rest of the turn" in replay
 
