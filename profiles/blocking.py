@@ -3,7 +3,8 @@
 A block works both ways: neither player can challenge the other, join a table where the other
 sits, be paired with them in the ranked queue or start a rematch with them, and neither sees
 the other in the lobby or in "People you have played". A game already under way goes on (no
-forfeit, nothing changed); its chat stops (``blocked_between``). Tables already shared stay as
+forfeit, nothing changed); the chat between them stops (``chat.services`` asks
+``kept_apart_visitors``). Tables already shared stay as
 they are: a table is left, or started by its host, as before the block.
 """
 
@@ -40,7 +41,7 @@ class Done:
 
 
 def blocked_between(visitor_a: str, visitor_b: str) -> bool:
-    """Whether either of these browsers' players blocked the other (the chat asks this)."""
+    """Whether either of these browsers' players blocked the other (one query)."""
     if not visitor_a or not visitor_b or visitor_a == visitor_b:
         return False
     return Block.objects.filter(
