@@ -299,6 +299,7 @@ def test_a_table_at_your_own_pace_gives_a_day_a_turn_and_nobody_is_away(settings
     page = guest.get(f"/game/{game.id}/").text
     assert "is away" not in page and "Continue without" not in page
     assert "Host</a>: plays later" in page
+    assert "At your own pace: this turn can wait" in page and "Time left for this turn" not in page
     assert re.search(r'class="countdown" data-deadline="[^"]+">2[34]:\d\d:\d\d<', page)
     refused = guest.post(f"/game/{game.id}/leave-out/", {"seat": "0"})
     assert refused.status_code == 409

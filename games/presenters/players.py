@@ -146,6 +146,7 @@ def turn_clock(game: Game) -> dict | None:
     return {
         "deadline_iso": deadline.isoformat(),
         "left": countdown(left),
+        "own_pace": game.pace == Game.Pace.OWN,
         "runs_out": gettext("This turn runs out at %(time)s.")
         % {"time": deadline.strftime("%H:%M:%S %Z")},
     }

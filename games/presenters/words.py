@@ -32,6 +32,8 @@ PHRASES = {
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
     "turn_time_left": _("Time left for this turn:"),  # followed by a countdown, 0:59
+    # The same at your own pace (a day a turn): a ticking 23:59:58 alone read as urgent.
+    "own_pace_time_left": _("At your own pace: this turn can wait"),  # a countdown, 23:59:58
     "turn_time_up": _("Time is up: this turn is being played for the player."),
     "skip": _("Skip"),  # shows a computer's turn played back at once
     "daily": _("Daily challenge: the same dice for everyone today; no coach until it is over"),
