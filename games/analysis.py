@@ -3,12 +3,14 @@
 Pure Python over a game's action log (no Django), so any finished game can be analysed any time.
 A decision is what a player chose with the dice in front of them: which dice to keep before a
 reroll, or which box to score. Its cost is the expected final total of the best move minus that
-of the move made, both under optimal play from then on.
+of the move made, both under optimal play from then on. The moves the server played for a seat
+whose time ran out (after its "timeout", up to its score marked ``timed_out``) were not the
+player's: they are not decisions and are not graded (``by_player``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +93,29 @@ def is_decision(state: GameState, actor: int, kind: str) -> bool:
     return actor == state.current and kind in ("roll", "score") and bool(state.turn.dice)
 
 
+Logged = tuple[int, str, Mapping[str, Any]]  # an action of the log: seat, kind, payload
+
+
+def by_player(actions: Iterable[Logged]) -> Iterator[tuple[Logged, bool]]:
+    """Each action of the log and whether its seat chose it: False for the "timeout" and the
+    rest of that turn, which the server played for the seat (its score is marked ``timed_out``).
+
+    >>> log = [(0, "timeout", {}), (0, "roll", {}), (0, "score", {"timed_out": True}),
+    ...        (1, "roll", {}), (1, "score", {})]
+    >>> [own for _, own in by_player(log)]
+    [False, False, False, True, True]
+    """
+    served: int | None = None  # the seat whose timed-out turn the server is playing
+    for action in actions:
+        actor, kind, payload = action
+        if kind == "timeout":
+            served = actor
+        own = kind != "timeout" and actor != served and not payload.get("timed_out")
+        yield action, own
+        if actor == served and kind == "score":  # the timed-out turn ends with its score
+            served = None
+
+
 def decide(
     state: GameState,
     actor: int,
@@ -125,18 +150,18 @@ def decide(
 
 
 def analyse(
-    actions: Iterable[tuple[int, str, Mapping[str, Any]]],
+    actions: Iterable[Logged],
     *,
     seats: int,
     seat: int,
     multiple_yahtzees: bool,
     advisor: Advisor,
 ) -> Analysis:
-    """Replay the log and value each keep and each box chosen by ``seat``."""
+    """Replay the log and value each keep and each box chosen by ``seat`` (not by the server)."""
     state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
     decisions: list[Decision] = []
-    for actor, kind, payload in actions:
-        if actor == seat:
+    for (actor, kind, payload), own in by_player(actions):
+        if actor == seat and own:
             decision = decide(state, actor, kind, payload, advisor, index=len(decisions))
             if decision is not None:
                 decisions.append(decision)
@@ -146,19 +171,20 @@ def analyse(
 
 
 def decision_point(
-    actions: Iterable[tuple[int, str, Mapping[str, Any]]],
+    actions: Iterable[Logged],
     *,
     seats: int,
     seat: int,
     index: int,
     multiple_yahtzees: bool,
-) -> tuple[GameState, int, tuple[int, str, Mapping[str, Any]]] | None:
+) -> tuple[GameState, int, Logged] | None:
     """Where ``seat`` made its ``index``-th decision: the state then, the action's place in the
-    log and the action; None if the seat made fewer decisions. Needs no strategy table."""
+    log and the action; None if the seat made fewer decisions. Needs no strategy table.
+    Counts as ``analyse`` does: the server's moves of a timed-out turn are no decisions."""
     state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
     count = 0
-    for number, (actor, kind, payload) in enumerate(actions):
-        if actor == seat and is_decision(state, actor, kind):
+    for number, ((actor, kind, payload), own) in enumerate(by_player(actions)):
+        if actor == seat and own and is_decision(state, actor, kind):
             if count == index:
                 return state, number, (actor, kind, payload)
             count += 1

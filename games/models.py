@@ -164,7 +164,7 @@ class Game(models.Model):
 
     # The seats as ``Game.objects.locked`` loaded them, in turn order.
     loaded_seats: list[Seat] | None = None
-    # The actions the move applied to this instance appended to the log (``services._Log``).
+    # The actions the move applied to this instance appended to the log (``games.logbook.Log``).
     just_logged: Sequence[Action] = ()
 
     def ordered_seats(self) -> list[Seat]:

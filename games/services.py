@@ -4,79 +4,27 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 
-from games import advice, clock, dice, events
+from games import clock, dice, events
 from games.flow import _
-from games.models import Action, Game, Seat, insert_rows, update_columns
-from games.rules import NUM_DICE, IllegalMove
-from games.strategy import bots
+from games.logbook import Log, Roll, play_computer_turns, play_turn
+from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
+from games.models import Game, Seat, update_columns
 
-
-class ActionRefused(Exception):
-    """An action that cannot be applied; ``status`` is the HTTP status it deserves."""
-
-    status = 400
-
-    def __init__(self, template: str, **params: str) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template % params if params else template)
-
-
-class NotFound(ActionRefused):
-    """There is no such game."""
-
-    status = 404
-
-
-class NotYourGame(ActionRefused):
-    """The visitor has no seat in the game."""
-
-    status = 403
-
-
-class StaleAction(ActionRefused):
-    """The page that sent the action showed an older position than the stored one."""
-
-    status = 409
-
-
-class ComputerNotReady(ActionRefused):
-    """The computer's turn needs the strategy table, which is not loaded (missing or damaged)."""
-
-    status = 503
-
-
-COMPUTER_NOT_READY = _("The computer is still getting ready: try again in a minute.")
-NOT_YOURS = _("This game is not yours: you can watch it but not play in it.")
-# A form from a page too old to act on, or from another site (its CSRF token does not match).
-EXPIRED = _("This page is too old to act on. Reload it and try again: nothing was changed.")
-
-
-def translate_refusal(refusal: Exception) -> str:
-    """The refusal's message in the active language."""
-    template = getattr(refusal, "template", None)
-    if template is None:
-        return str(refusal)
-    params = {key: gettext(value) for key, value in refusal.params.items()}
-    return gettext(template) % params if params else gettext(template)
-
-
-def roll_dice(count: int) -> list[int]:
-    """``count`` dice rolled with the operating system's cryptographic RNG (games with no seed)."""
-    return [secrets.randbelow(6) + 1 for _ in range(count)]
-
-
-# Rolls n dice: tests and benchmarks pass scripted ones to ``perform``; games roll from their seed.
-Roll = Callable[[int], list[int]]
+# The refusals live in games.refusals (the log book raises them too); the callers of the
+# services import them from here, as before.
+from games.refusals import EXPIRED as EXPIRED
+from games.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
+from games.refusals import ActionRefused as ActionRefused
+from games.refusals import translate_refusal as translate_refusal
+from games.rules import IllegalMove
 
 
 def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
@@ -146,8 +94,8 @@ def _create_game(
         )
         if seats[0].get("bot"):
             # The computer sits first: it opens the game now, or nobody ever would.
-            log = _Log(Game.objects.prefetch_related("seats").get(pk=game.pk))
-            _play_computer_turns(log, None)
+            log = Log(Game.objects.prefetch_related("seats").get(pk=game.pk))
+            play_computer_turns(log, None)
             log.save()
             game = log.game
     return game
@@ -213,7 +161,7 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
         deadline = away_deadline(game, seats[absent])
         if deadline is None or deadline > timezone.now():
             raise StaleAction(_("That player is still in the game, or may come back: wait."))
-        log = _Log(game)
+        log = Log(game)
         log.record(seat.position, "end" if end else "forfeit", {"seat": absent})
         log.save()
         notify_game(game.id, game=game, mover=visitor)
@@ -295,9 +243,9 @@ def perform(
                 _("This daily challenge's day is over: its attempts can no longer be played.")
             )
         else:
-            log = _Log(game)
+            log = Log(game)
             log.record(seat.position, kind, log.payload(kind, params, roll))
-            _play_computer_turns(log, roll)
+            play_computer_turns(log, roll)
             log.save()
             if len(log.actions) == 1:
                 parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
@@ -319,136 +267,13 @@ TIMEOUT_STRENGTH = "beginner"
 def play_timed_out_turn(game: Game, roll: Roll | None = None) -> None:
     """Play the rest of the locked game's overdue turn as the beginner computer would, logged
     after a "timeout"; the seat's third in a row is its forfeit (it has left). Notifies."""
-    log = _Log(game)
+    log = Log(game)
     position = log.state.current
     log.record(position, "timeout", {})
     log.timing_out = position
     play_turn(log, position, TIMEOUT_STRENGTH, roll, random.Random(secrets.randbits(64)))
     if log.seats[position].timeouts >= clock.TIMEOUTS_TO_LEAVE and not log.state.finished:
         log.record(position, "forfeit", {"seat": position})  # three in a row count as leaving
-    _play_computer_turns(log, roll)
+    play_computer_turns(log, roll)
     log.save()
     notify_game(game.id, game=game)
-
-
-class _Log:
-    """Moves a locked game on through ``GameState.apply`` and keeps the actions to append."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.seats = game.ordered_seats()
-        self.state = game.state()
-        self.actions: list[Action] = []
-        self.turn_of = self._turn()
-        self.timing_out: int | None = None  # the seat whose turn the server plays (timed out)
-        self.counted: list[Seat] = []  # seats whose count of timeouts in a row changed
-
-    def record(self, seat: int, kind: str, payload: dict[str, Any]) -> None:
-        """Apply one move (IllegalMove if it is not allowed) and queue its log entry."""
-        state = self.state.apply(seat, kind, payload)
-        if kind == "score":
-            payload = payload | {"points": state.cards[seat].score_of(payload["box"])}
-            if seat == self.timing_out:  # the server's score for a seat whose time ran out
-                payload["timed_out"] = True
-            if clock.count_timeout(self.seats[seat], timed_out=seat == self.timing_out):
-                self.counted.append(self.seats[seat])
-        if kind != "hold":
-            self.game.step += 1
-        self.game.log_length += 1
-        self.actions.append(
-            Action(game=self.game, seq=self.game.log_length, seat=seat, kind=kind, payload=payload)
-        )
-        self.state = state
-
-    def payload(self, kind: str, params: Mapping[str, Any], roll: Roll | None) -> dict[str, Any]:
-        """The log payload of the current seat's move; the server rolls the dice here."""
-        turn = self.state.turn
-        if kind != "roll":
-            return _payload(kind, params)
-        seen = params.get("held")
-        if seen is not None and tuple(seen) != turn.held:
-            raise StaleAction(_("The held dice changed in another window: here they are now."))
-        slots = [i for i in range(NUM_DICE) if not turn.dice or not turn.held[i]]
-        if roll is not None:
-            fresh = roll(len(slots))
-        elif self.game.seed:
-            seat = self.state.current
-            number = self.state.cards[seat].turns_played + 1
-            dice_key = dice.key(self.game.seed, self.game.player_seed)
-            fresh = dice.faces(dice_key, seat, number, turn.rolls + 1, slots)
-        else:  # a game from before seeds
-            fresh = roll_dice(len(slots))
-        rolled = list(turn.dice) if turn.dice else [0] * NUM_DICE
-        for slot, face in zip(slots, fresh, strict=True):
-            rolled[slot] = face
-        return {"dice": rolled}
-
-    def _turn(self) -> tuple[int, int]:
-        """Which turn is in play: its seat and how many turns that seat has played."""
-        return self.state.current, self.state.cards[self.state.current].turns_played
-
-    def save(self) -> None:
-        """Write the snapshot and append the log entries (inside the caller's transaction)."""
-        cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
-        finishing = self.state.finished and self.game.status != Game.Status.FINISHED
-        if self.state.finished or self._turn() != self.turn_of:
-            clock.start_turn(self.game, finished=self.state.finished)
-        self.game.store(self.state)
-        update_columns(self.game, SNAPSHOT_FIELDS)
-        for seat, card in zip(self.seats, cards, strict=True):
-            if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
-                update_columns(seat, ("scores", "yahtzee_bonus"))
-        for seat in self.counted:
-            update_columns(seat, ("timeouts",))
-        insert_rows(self.actions)
-        self.game.just_logged = self.actions
-        if finishing:  # once: a finished game's row, locked, refuses every later action
-            events.game_finishing.send(sender=Game, game=self.game, state=self.state)
-
-
-# What a move may change in a game's row (``Game.store``), and when it did.
-SNAPSHOT_FIELDS = (
-    "current_seat", "dice", "held", "rolls", "forfeited", "ended", "status", "step", "log_length",
-    "updated_at", "turn_started_at", "turn_deadline",
-)  # fmt: skip
-
-
-def _play_computer_turns(log: _Log, roll: Roll | None) -> None:
-    """While the turn is the computer's, play it move by move, logged like a person's moves."""
-    rng = random.Random(secrets.randbits(64))
-    while not log.state.finished and log.seats[log.state.current].bot:
-        seat = log.seats[log.state.current]
-        play_turn(log, seat.position, seat.bot, roll, rng)
-
-
-def play_turn(log: _Log, position: int, strength: str, roll: Roll | None, rng) -> None:
-    """Play the rest of the seat's turn as the computer of this strength, from where it is."""
-    advisor = advice.advisor(log.game.multiple_yahtzees)
-    if advisor is None and strength in advice.NEEDS_TABLE:
-        raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
-    if not log.state.turn.dice:
-        log.record(position, "roll", log.payload("roll", {}, roll))
-    while True:
-        turn = log.state.turn
-        card = log.state.cards[position]
-        move, choice = bots.choose_move(strength, advisor, card, turn.dice, turn.rolls_left, rng)
-        if move == "keep" and len(choice) == len(turn.dice):
-            # Keeping all five is the same as scoring now: pick the box without a wasted roll.
-            move, choice = bots.choose_move(strength, advisor, card, turn.dice, 0, rng)
-        if move == "score":
-            log.record(position, "score", {"box": choice})
-            return
-        wanted = turn.holds_for(choice)
-        for die, held in enumerate(wanted):
-            if held != turn.held[die]:
-                log.record(position, "hold", {"die": die, "held": held})
-        log.record(position, "roll", log.payload("roll", {}, roll))
-
-
-def _payload(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The log payload of a hold or a score, from the page's request."""
-    if kind == "hold":
-        return {"die": params.get("die"), "held": params.get("held")}
-    if kind == "score":
-        return {"box": params.get("box")}
-    raise IllegalMove(_("Unknown action."))

@@ -175,6 +175,8 @@ class Challenge(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)  # accepted, declined or cancelled
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
     stake = models.PositiveIntegerField(default=0)  # diamonds each; 0: a normal game
+    # The game's pace once accepted: live, or at your own pace (a day a turn; never with a stake).
+    pace = models.CharField(max_length=8, choices=Game.Pace.choices, default=Game.Pace.LIVE)
 
     def __str__(self) -> str:
         return f"{self.challenger} -> {self.challenged} ({self.status})"

@@ -157,9 +157,17 @@ def _require_player(visitor: str | None) -> Player:
 
 
 def challenge(
-    visitor: str | None, opponent_id: int, *, stake: int = 0, address: str | None = None
+    visitor: str | None,
+    opponent_id: int,
+    *,
+    stake: int = 0,
+    pace: str = "",
+    address: str | None = None,
 ) -> Challenge:
-    """Ask an online player for a game; with a ``stake``, a diamond match."""
+    """Ask an online player for a game; with a ``stake``, a diamond match (always live).
+
+    ``pace``: "live" (the default) or "own" (a day a turn, nobody away), as posted.
+    """
     player = _require_player(visitor)
     check_rate(player.visitor, "challenge", address)
     opponent = Player.objects.online().filter(pk=opponent_id).first()
@@ -167,6 +175,13 @@ def challenge(
         raise NotFound(_("That player is not online any more."))
     if opponent == player:
         raise ActionRefused(_("You cannot challenge yourself."))
+    try:
+        chosen = clock.parse_pace(pace)
+    except ValueError:
+        raise ActionRefused(_("Choose a pace: live or at your own pace.")) from None
+    if stake and chosen != Game.Pace.LIVE:
+        # A stake is won or lost in one sitting: a diamond match, like a ranked one, is live.
+        raise ActionRefused(_("A match for diamonds is played live: choose Live or no stake."))
     diamonds.check_stake(stake, player, opponent)
     with transaction.atomic():
         serialize_on("pair", *sorted([player.pk, opponent.pk]))  # a block takes it too
@@ -179,7 +194,11 @@ def challenge(
         if pending.exists():
             raise StaleAction(_("You have already challenged that player."))
         made = Challenge.objects.create(
-            challenger=player, challenged=opponent, stake=stake, expires_at=expires_from_now()
+            challenger=player,
+            challenged=opponent,
+            stake=stake,
+            pace=chosen,
+            expires_at=expires_from_now(),
         )
     notify.players_changed(player.visitor, opponent.visitor)
     return made
@@ -225,7 +244,7 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
                 .order_by("pk")
             )
             diamonds.check_stake(made.stake, made.challenged, made.challenger)
-            made.game = _start(players, stake=made.stake)
+            made.game = _start(players, stake=made.stake, pace=made.pace)
             diamonds.escrow(made.game, players)
             made.status = Challenge.Status.ACCEPTED
             # A crossed challenge (B had also challenged A) must not start a second game.

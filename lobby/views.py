@@ -79,7 +79,11 @@ def challenge(request: HttpRequest) -> HttpResponse:
         stake = -1  # refused as a stake not offered
     try:
         services.challenge(
-            visitor_id(request), opponent, stake=stake, address=client_address(request)
+            visitor_id(request),
+            opponent,
+            stake=stake,
+            pace=request.POST.get("pace", ""),
+            address=client_address(request),
         )
     except ActionRefused as refusal:
         return _lobby(request, translate_refusal(refusal), refusal.status)

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import advice
-from games.analysis import decide, is_decision
+from games.analysis import by_player, decide, is_decision
 from games.flow import GameState, replay
 from games.models import Game
 from games.presenters.analysis import GRADE_NAMES
@@ -58,11 +58,14 @@ def replay_context(game: Game, visitor: str | None, actions: Sequence[Logged], a
     if start < len(actions):
         action = actions[start]
         actor = seats[action[0]]
+        own = list(by_player(actions[: start + 1]))[-1][1]
         moved = {
             "name": seat_name(actor, solo=False, own=is_own(actor, viewer)),
             "words": _action_words(action, state),
-            "coach": _coach_view(game, state, action) if not actor.bot else None,
+            "coach": _coach_view(game, state, action) if not actor.bot and own else None,
             "computer": bool(actor.bot),
+            # The server played this move for a seat whose time ran out: it is not graded.
+            "played_for": not own,
         }
     return context | {
         "at": at,
