@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import segno
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -73,6 +75,9 @@ def favourites_list(favoured: set[int], now) -> list[dict]:
             "player": player,
             "online": player.online_until is not None and player.online_until > now,
             "last_seen": player.online_until,
+            # timesince says "0 minutes" for under a minute
+            "just_now": player.online_until is not None
+            and now - player.online_until < timedelta(minutes=1),
         }
         for player in players
     ]

@@ -236,6 +236,9 @@ def test_favourites_come_first_marked_and_listed_with_online_now_or_last_seen():
     assert page.count('aria-label="Favourite"') == 2
     assert page.index(">Zed</a>") < page.index(">Bo</a>")
     assert "last seen 3\xa0hours ago" in page and page.count("online now") == 2
+    Player.objects.filter(visitor="dee").update(online_until=timezone.now() - timedelta(seconds=20))
+    page = client_for("ana").get("/online/").text
+    assert "last seen just now" in page and "0\xa0minutes" not in page
     # Bo favoured nobody: his list is by name, with no Favourites block.
     bo = presenters.lobby_context("bo")
     assert [e["player"].name for e in bo["online"]] == ["Ana", "Cy", "Zed"]
