@@ -235,6 +235,9 @@ def perform(
         timed_out = clock.overdue(game)
         if timed_out:  # the turn ran out before this move came: play it first, refuse the move
             play_timed_out_turn(game, roll)
+        elif step != game.step and seat.timeouts and game.current_seat != seat.position:
+            # The sweep (or another page) played this seat's turn that ran out first.
+            raise StaleAction(TIMED_OUT)
         elif step != game.step:
             raise StaleAction(_("The game had moved on since this page was shown: here it is now."))
         elif game.reveal_after is not None and game.reveal_after <= timezone.now():

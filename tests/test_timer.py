@@ -76,6 +76,19 @@ def test_a_late_move_is_refused_as_stale_after_the_turn_is_played():
     assert kinds(game)[0] == (0, "timeout") and game.current_seat == 1
 
 
+def test_a_move_the_sweep_beat_to_it_says_the_time_ran_out():
+    game = timed_game()
+    shown = game.step
+    with at(game, 61):
+        assert timeouts.sweep() == 1
+    with pytest.raises(services.StaleAction, match="The time for this turn ran out"):
+        services.perform(game.id, BO, "roll", {}, shown)
+    al_shown = Game.objects.get(pk=game.pk).step
+    services.perform(game.id, AL, "roll", {}, al_shown)
+    with pytest.raises(services.StaleAction, match="moved on since this page"):
+        services.perform(game.id, AL, "roll", {}, al_shown)  # a double click: not a timeout
+
+
 def test_a_move_in_time_counts_and_the_clock_restarts():
     game = timed_game()
     with at(game, 30):
