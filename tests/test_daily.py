@@ -34,12 +34,16 @@ def rolls(game: Game) -> list[list[int]]:
 
 
 def finish(game: Game, visitor: str, boxes=CATEGORIES) -> Game:
-    for box in boxes:
-        game.refresh_from_db()
+    """Play the attempt to its end, one roll a turn, each scored in the first of ``boxes`` the
+    rules allow: a Yahtzee's forced joker may not allow the next one (the day's dice are random)."""
+    game.refresh_from_db()
+    while game.status != Game.Status.FINISHED:
         if not game.rolls:
             move(game, visitor, "roll")
-        move(game, visitor, "score", box=box)
-    game.refresh_from_db()
+            game.refresh_from_db()
+        options = game.state().cards[0].options(game.dice)
+        move(game, visitor, "score", box=next(box for box in boxes if box in options))
+        game.refresh_from_db()
     return game
 
 
