@@ -4,6 +4,12 @@ import inspect
 import types
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline: the machines are shared and a busy one stretched an example past
+# hypothesis's default 200 ms (a failure that said nothing of the code). Speed is the benchmarks'.
+hypothesis_settings.register_profile("shared-machine", deadline=None)
+hypothesis_settings.load_profile("shared-machine")
 
 # What starts a real server or service in another process or thread: uvicorn (tests/servers.py),
 # the scaled-out stack, Redis, PostgreSQL (devstack.processes), pytest-django's live server, or
