@@ -47,7 +47,8 @@ def chat_context(
     push), without the players the settings list.
     """
     setting = setting or services.setting_of(reader)
-    hidden = services.hidden_senders(reader, setting)
+    apart = services.kept_apart(reader)  # hidden lines, and the reason a player may not write
+    hidden = services.hidden_senders(reader, setting, apart)
     lines = []
     if not setting.off:
         stored = Message.objects.of_place(place.game_id, place.table_id).exclude(sender__in=hidden)
@@ -66,8 +67,7 @@ def chat_context(
         for visitor, name in place.players.items()
         if visitor != reader and visitor in ids
     ]
-    # The reason a player may not write (services.say refuses it): asked for the whole panel only.
-    blocked = player and not log_only and bool(services.kept_apart(reader) & place.players.keys())
+    blocked = player and bool(apart & place.players.keys())  # services.say refuses them
     return {
         "chat": {
             "lines": lines,

@@ -158,10 +158,14 @@ def setting_of(visitor: str | None) -> ChatSetting:
     return found or ChatSetting(visitor=visitor or "")
 
 
-def hidden_senders(reader: str | None, setting: ChatSetting | None = None) -> set[str]:
+def hidden_senders(
+    reader: str | None, setting: ChatSetting | None = None, apart: set[str] | None = None
+) -> set[str]:
     """Whose lines this reader does not see: the players they muted and those with a block either
-    way with them (``setting``: the reader's, when already read). The one place the chat asks."""
-    return set((setting or setting_of(reader)).muted) | kept_apart(reader)
+    way with them (``setting``, ``apart``: the reader's, when already read). The one place the
+    chat asks."""
+    muted = (setting or setting_of(reader)).muted
+    return set(muted) | (kept_apart(reader) if apart is None else apart)
 
 
 def kept_apart(visitor: str | None) -> set[str]:
