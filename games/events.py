@@ -13,7 +13,8 @@ from django.db import transaction
 from django.dispatch import Signal
 
 # A game's pages should redraw these parts. Arguments: game_id, parts, onlookers (the parts of
-# pages that cannot play now, None: the same), game (as just committed, or None), mover, tab.
+# everyone else's pages than the mover's, or without a mover of the pages that cannot play now;
+# None: the same), game (as just committed, or None), mover, tab.
 game_changed = Signal()
 # A message for the open pages of a group (the lobby, a table, a player's pages).
 group_message = Signal()

@@ -24,7 +24,7 @@ from games.refusals import EXPIRED as EXPIRED
 from games.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
 from games.refusals import ActionRefused as ActionRefused
 from games.refusals import translate_refusal as translate_refusal
-from games.rules import IllegalMove
+from games.rules import UPPER, IllegalMove
 
 
 def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
@@ -188,6 +188,22 @@ def changed_parts(kind: str, *, onlooker: bool = False) -> tuple[str, ...]:
     return CHANGED_PARTS.get(kind, ("game",))
 
 
+def scored_parts(game: Game, box: str) -> tuple[str, ...]:
+    """What a score in ``box`` changes on the pages of the players who did not score it, and of
+    the watchers: the panels above the card, whose turn it is on the names row, the box's row
+    and the totals (the scorer's own pages redraw the whole game area: their previews go).
+
+    A push of those parts is about a third of the whole area's bytes and elements, which is
+    what the receiving page's work grows with (docs/benchmarks.md, session 14).
+    """
+    parts = ["status", "messages", "dice", "coach", "card_head", f"box_row:{box}"]
+    if box in UPPER:
+        parts.append("upper_totals")
+    if game.multiple_yahtzees:
+        parts.append("yahtzee_bonus_row")  # a joker's Yahtzee bonus comes with any box
+    return (*parts, "totals")
+
+
 def notify_game(
     game_id: str,
     parts: tuple[str, ...] = ("game",),
@@ -199,8 +215,9 @@ def notify_game(
 ) -> None:
     """Tell every page open on this game (seats and watchers) that it changed, after commit.
 
-    ``parts`` are the fragments to redraw, ``onlookers`` those of pages that cannot play (by
-    default the same). Given the ``game`` a move was applied to, the live layer renders the
+    ``parts`` are the fragments to redraw, ``onlookers`` those of the other pages: the pages of
+    everyone but the ``mover``, or without a mover the pages that cannot play (by default the
+    same). Given the ``game`` a move was applied to, the live layer renders the
     redraws right after the commit, once per seat with an open page and once for the watchers:
     before the mover's own answer, and not in each socket.
     """
@@ -250,7 +267,9 @@ def perform(
             log.record(seat.position, kind, log.payload(kind, params, roll))
             play_computer_turns(log, roll)
             log.save()
-            if len(log.actions) == 1:
+            if len(log.actions) == 1 and kind == "score" and not log.state.finished:
+                parts, onlookers = ("game",), scored_parts(game, params["box"])
+            elif len(log.actions) == 1:
                 parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
             else:  # the computer's turns followed: redraw everything
                 parts = onlookers = ("game",)

@@ -116,6 +116,49 @@ async def test_each_seat_gets_the_redraw_of_a_score_with_its_own_csrf_token():
         await socket.disconnect()
 
 
+SWAPPED = re.compile(
+    r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob|<template data-rows>(.*?)</template>', re.S
+)
+
+
+def swapped_ids(html: str) -> list[str]:
+    """The ids a redraw swaps, in order: its out-of-band parts and the card rows it carries."""
+    ids = []
+    for part, rows in SWAPPED.findall(html):
+        ids += [part] if part else re.findall(r'<tr id="([\w-]+)"', rows)
+    return ids
+
+
+async def test_a_score_pushes_the_other_pages_only_what_it_changed():
+    """A score redraws, on everyone's pages but the scorer's, the panels above the card, the
+    names row, the scored box's row and the totals; the scorer's own other pages (their
+    previews go) and every page once the game is over get the whole game area."""
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    watcher = await connect(f"/ws/game/{game.id}/", None)
+    for socket in (ana, bo, watcher):
+        await drain(socket)
+    perform = database_sync_to_async(services.perform)
+    await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
+    await perform(game.id, "ana", "score", {"box": "fives"}, 1)
+    to_bo = await receive_containing(bo, "Ana scored 25 points in Fives.")
+    parts = ["status", "messages", "dice", "coach"]
+    rows = ["card-head", "box-fives", "upper-total", "upper-bonus", "yahtzee-bonus", "grand-total"]
+    assert swapped_ids(to_bo) == parts + rows
+    assert 'id="game"' not in to_bo and 'id="box-sixes"' not in to_bo
+    assert 'class="player current" title="Bo"' in to_bo  # the turn mark moved to Bo
+    assert '<td class="filled">25</td>' in to_bo and '<td id="total-0">25</td>' in to_bo
+    assert 'id="roll-button"' in to_bo  # Bo's turn: his dice panel has the controls
+    to_watcher = await receive_containing(watcher, "Ana scored 25 points in Fives.")
+    assert 'id="box-fives"' in to_watcher and 'id="game"' not in to_watcher
+    assert "<form" not in to_watcher
+    to_ana = await receive_containing(ana, "You scored 25 points in Fives.")
+    assert swapped_ids(to_ana) == ["game"] and "<template" not in to_ana
+    for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
 async def test_a_page_that_renders_its_redraw_after_the_game_moved_on_gets_the_game_area():
     """The redraw of a roll rendered once the player has scored too: its dice and message line
     alone would leave the score off the card (the score's own redraw is then not newer)."""

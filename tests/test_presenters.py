@@ -231,7 +231,8 @@ def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
         total_word = translation.gettext("Total")
         bonus_word = translation.gettext("Yahtzee bonus")
     rows = card.all("tr")
-    assert [attrs["id"] for attrs, _ in rows if "id" in attrs] == [f"box-{b}" for b in CATEGORIES]
+    boxes = [attrs["id"] for attrs, _ in rows if attrs.get("id", "").startswith("box-")]
+    assert boxes == [f"box-{b}" for b in CATEGORIES]
     assert card.all("td", class_="filled")[0][1] == "9"
     picks = {attrs["href"]: (attrs, text) for attrs, text in card.all("a")}
     pick, points = picks["?select=twos"]

@@ -41,7 +41,8 @@ def game_changed(
 ) -> None:
     """Tell every page open on this game to redraw these parts (call after the commit).
 
-    ``onlookers``: the parts that change on pages that cannot play now (by default ``parts``).
+    ``onlookers``: the parts that change on everyone else's pages than the mover's, or without
+    a mover on the pages that cannot play now (by default ``parts``).
     With ``game`` (as just committed), the redraws of the other seats that have a page open, then
     the watchers' (if the game has any), are rendered here in the active language, and each is
     sent as soon as it is ready: their consumers only forward them. Pages in another language and
@@ -127,13 +128,16 @@ def view_key(visitor: str, language: str) -> str:
 def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
     """The parts the message names as this visitor sees the game, as out-of-band swaps.
 
-    A message's parts are what its move changed. A page that renders its own later, once the game
-    has moved on (``version``), is sent the whole game area: it drops the redraws of the moves in
-    between, which are not newer than what it then shows (static/js/game.js).
+    The pages of the visitor who moved redraw the message's ``parts``; everyone else's (or,
+    without a mover, the pages that cannot play) its ``onlookers``: what the move changed there.
+    A page that renders its own later, once the game has moved on (``version``), is sent the
+    whole game area: it drops the redraws of the moves in between, which are not newer than
+    what it then shows (static/js/game.js).
     """
     context = game_context(game, visitor) | {"live": True} | page
     parts = message.get("parts", ["game"])
-    if not context["can_play"]:
+    mover = message.get("mover")
+    if (visitor != mover) if mover else not context["can_play"]:
         parts = message.get("onlookers", parts)
     if message.get("version", game.log_length) != game.log_length:
         parts = ["game"]

@@ -233,14 +233,29 @@ def render_parts(context: dict, parts: list[str], request=None) -> str:
 
     Views answer htmx with them and consumers push them, so both show the same thing. The parts
     share one template context, so the context processors (with a request) run once, not once
-    a part.
+    a part. A part ``box_row:<box>`` is that box's row of the card.
     """
     if not parts:
         return ""
-    templates = [get_template(f"games/play.html#{part}").template for part in parts]
-    context = make_context(context | {"oob": parts}, request)
+    names = [part.partition(":")[0] for part in parts]
+    templates = [get_template(f"games/play.html#{name}").template for name in names]
+    context = make_context(context | {"oob": names}, request)
+    html = []
     with context.bind_template(templates[0]):
-        return "".join(template.render(context) for template in templates)
+        for part, template in zip(parts, templates, strict=True):
+            box = part.partition(":")[2]
+            if box:
+                with context.push(row=card_row(context, box)):
+                    html.append(template.render(context))
+            else:
+                html.append(template.render(context))
+    return "".join(html)
+
+
+def card_row(context, box: str) -> dict:
+    """The card's row of this box, from the context's sections."""
+    rows = (row for section in context["sections"]() for row in section["rows"])
+    return next(row for row in rows if row["box"] == box)
 
 
 # How long each step of a played-back turn stays on screen before the next one.

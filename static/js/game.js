@@ -286,3 +286,48 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
 document.addEventListener("htmx:beforeSwap", (event) => {
   if (lobbyForms.size > 1 && lobbyForms.has(event.detail.elt)) parkWaitingForms(event.detail.elt);
 });
+
+// Live games: a pushed redraw swapped in here rather than by the ws extension. Its parts are
+// containers whose insides are replaced (hx-swap-oob="innerHTML", as htmx would) and rows of the
+// card that come in a <template data-rows> (an HTML parser drops a <tr> outside a table), each
+// replacing the row of the same id: a score's push to the other pages carries only the rows it
+// changed (games/services.py, scored_parts). The extension's own swap cannot take those rows,
+// and for each part it parses the frame into a new document, clones it, and fires two events per
+// element it removes: a score's push of the whole game area took 8-12 ms on the receiving page,
+// of which a roll's two small parts already took about 4 (docs/benchmarks.md, session 14). The
+// new content is made htmx's (htmx.process) and the page hears htmx:wsAfterMessage as after the
+// extension's swap. A frame with anything else (the chat's outerHTML panel) is left to htmx, as
+// are the answers to this page's own moves and the other pages' sockets.
+function swappable(node) {
+  if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
+  return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
+}
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  const message = event.detail.message;
+  if (event.defaultPrevented || !isGameSocket(event) || message.startsWith(ANSWER)) return;
+  const frame = document.createElement("template");
+  frame.innerHTML = message;
+  const parts = [...frame.content.children];
+  if (!parts.length || !parts.every(swappable)) return;
+  event.preventDefault();
+  const swapped = [];
+  for (const part of parts) {
+    const rows = part.tagName === "TEMPLATE" ? [...part.content.children] : [];
+    for (const row of rows) {
+      const old = row.id && document.getElementById(row.id);
+      if (old) {
+        old.replaceWith(row);
+        swapped.push(row);
+      }
+    }
+    const target = rows.length ? null : document.getElementById(part.id);
+    if (target) {
+      target.replaceChildren(...part.childNodes);
+      swapped.push(target);
+    }
+  }
+  for (const element of swapped) htmx.process(element);
+  const autofocus = swapped.map((element) => element.querySelector("[autofocus]")).find(Boolean);
+  if (autofocus) autofocus.focus();
+  htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);
+});
