@@ -296,15 +296,15 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 // element it removes: a score's push of the whole game area took 8-12 ms on the receiving page,
 // of which a roll's two small parts already took about 4 (docs/benchmarks.md, session 14). The
 // new content is made htmx's (htmx.process) and the page hears htmx:wsAfterMessage as after the
-// extension's swap. A frame with anything else (the chat's outerHTML panel) is left to htmx, as
-// are the answers to this page's own moves and the other pages' sockets.
+// extension's swap. The answers to this page's own moves come the same way. A frame with
+// anything else (the chat's outerHTML panel) is left to htmx, as are the other pages' sockets.
 function swappable(node) {
   if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
   return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
 }
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
   const message = event.detail.message;
-  if (event.defaultPrevented || !isGameSocket(event) || message.startsWith(ANSWER)) return;
+  if (event.defaultPrevented || !isGameSocket(event)) return;
   const frame = document.createElement("template");
   frame.innerHTML = message;
   const parts = [...frame.content.children];
