@@ -46,8 +46,8 @@ from games.locks import serialize_on
 from games.models import Game, Seat
 from games.services import StaleAction, start_online_game
 from lobby import apart, notify
+from lobby.access import Forbidden, check_rate, player_of
 from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange
-from lobby.services import Forbidden, check_rate, player_of
 
 START_WINDOW = 100.0
 WIDEN_BY = 50.0

@@ -1,10 +1,10 @@
-"""Going online, challenges, private tables and rematches: checks, changes and notifications."""
+"""Going online, challenges, private tables and rematches: checks, changes and notifications.
+
+Who may act and how often (the player, the rate limits) is in ``lobby.access``.
+"""
 
 from __future__ import annotations
 
-import ipaddress
-
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -17,6 +17,12 @@ from games.models import Game
 from games.names import look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction, start_online_game
 from lobby import apart, diamonds, notify
+
+# Who may act and how often live in lobby.access; the callers from before the split (the
+# lobby's views, history, profiles' pages, the tests) import these from here, as before.
+from lobby.access import Forbidden, check_rate, require_player
+from lobby.access import TooMany as TooMany
+from lobby.access import player_of as player_of
 from lobby.models import (
     MAX_TABLE_SEATS,
     ONLINE_WINDOW,
@@ -28,28 +34,6 @@ from lobby.models import (
     TableSeat,
     expires_from_now,
 )
-
-# What one visitor (a browser session) may do per minute: challenges, tables made or joined,
-# names chosen, joins and leaves of the ranked queue, table codes looked up that found no table
-# (a player's own table's page, reloaded, never counts; someone guessing codes counts at every
-# try), and device codes tried or made (profiles).
-RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10, "queue": 20}
-# What everyone behind one address may do together per minute, so that a script making fresh
-# sessions meets a limit too: four times one visitor's, for a household or a class of players
-# behind one router.
-ADDRESS_RATE_LIMITS = {action: 4 * limit for action, limit in RATE_LIMITS.items()}
-
-
-class TooMany(ActionRefused):
-    """The visitor, or everyone at their address, is sending requests too fast."""
-
-    status = 429
-
-
-class Forbidden(ActionRefused):
-    """Not this visitor's to do."""
-
-    status = 403
 
 
 class Gone(StaleAction):
@@ -64,54 +48,6 @@ NO_TABLE = _("There is no table with that code.")
 CANNOT_CHALLENGE = _("You cannot challenge this player.")
 CANNOT_JOIN = _("You cannot join this table.")
 CANNOT_REMATCH = _("You cannot play a rematch with these players.")
-
-
-def check_rate(
-    visitor: str | None, action: str, address: str | None = None, *, count: bool = True
-) -> None:
-    """Count ``action`` for this visitor and this address; refuse when either went past its limit
-    in the current minute. ``count=False`` refuses as the next one would, counting nothing."""
-    minute = rate_window()
-    bucket = address_bucket(address)
-    for who, limits in ((visitor and f"v:{visitor}", RATE_LIMITS), (bucket, ADDRESS_RATE_LIMITS)):
-        if not who:
-            continue
-        key = f"rate:{action}:{who}:{minute}"  # the cache is shared by every process (Redis)
-        if count:
-            cache.add(key, 0, timeout=90)
-            done = cache.incr(key)
-        else:
-            done = cache.get(key, 0) + 1
-        if done > limits[action]:
-            if action == "lookup":
-                raise TooMany(_("Too many codes that found no table: wait a minute and try again."))
-            raise TooMany(_("Too many requests: wait a minute and try again."))
-
-
-def rate_window() -> int:
-    """The number of the current minute: the limits count from zero in each."""
-    return int(timezone.now().timestamp() // 60)
-
-
-def address_bucket(address: str | None) -> str | None:
-    """What a limit by address counts: the address; for IPv6 its /64 network, which is what one
-    home is given. None (no limit by address) for this machine's own addresses: the tests and
-    benchmarks, and every player behind a proxy left out of settings.TRUSTED_PROXIES, who would
-    otherwise share one limit."""
-    try:
-        ip = ipaddress.ip_address(address or "")
-    except ValueError:
-        return None
-    if ip.is_loopback:
-        return None
-    if ip.version == 6:
-        return f"a:{ipaddress.ip_network(f'{ip}/64', strict=False)}"
-    return f"a:{ip}"
-
-
-def player_of(visitor: str | None) -> Player | None:
-    """The online identity of this browser, if it chose a name."""
-    return Player.objects.filter(visitor=visitor).first() if visitor else None
 
 
 def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
@@ -149,13 +85,6 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
     return player
 
 
-def _require_player(visitor: str | None) -> Player:
-    player = player_of(visitor)
-    if player is None:
-        raise Forbidden(_("Choose a name first."))
-    return player
-
-
 def challenge(
     visitor: str | None,
     opponent_id: int,
@@ -168,7 +97,7 @@ def challenge(
 
     ``pace``: "live" (the default) or "own" (a day a turn, nobody away), as posted.
     """
-    player = _require_player(visitor)
+    player = require_player(visitor)
     check_rate(player.visitor, "challenge", address)
     opponent = Player.objects.online().filter(pk=opponent_id).first()
     if opponent is None:
@@ -206,7 +135,7 @@ def challenge(
 
 def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     """Accept, decline (the challenged player) or cancel (the challenger) a challenge."""
-    player = _require_player(visitor)
+    player = require_player(visitor)
     with transaction.atomic():
         found = Challenge.objects.filter(pk=challenge_id).values_list(
             "challenger_id", "challenged_id"
@@ -283,7 +212,7 @@ BAD_TIMER = _(
 
 def create_table(visitor: str | None, *, address: str | None = None) -> Table:
     """A private table hosted by this player, who is its first seat."""
-    player = _require_player(visitor)
+    player = require_player(visitor)
     check_rate(player.visitor, "join", address)
     # Tables that expired go as new ones are made: no timer to run, and they never pile up.
     Table.objects.expired().delete()
@@ -320,7 +249,7 @@ def _find_table(tables: QuerySet, visitor: str | None, code: str, address: str |
 
 def join_table(visitor: str | None, code: str, *, address: str | None = None) -> Table:
     """Take a seat at a table by its code."""
-    player = _require_player(visitor)
+    player = require_player(visitor)
     check_rate(player.visitor, "join", address)
     with transaction.atomic():
         table = _find_table(Table.objects.select_for_update(), player.visitor, code, address)
@@ -351,7 +280,7 @@ def start_table(
     ``timer``: the turn timer the host chose, as posted ("" or "off", "30", "60", "120");
     ``pace``: "live" (the default) or "own" (a day a turn, nobody away: the timer is ignored).
     """
-    player = _require_player(visitor)
+    player = require_player(visitor)
     with transaction.atomic():
         tables = Table.objects.select_for_update().filter(rematch_of=None)  # rematches start alone
         table = _find_table(tables, player.visitor, code, address)
@@ -376,7 +305,7 @@ def start_table(
 
 def rematch(visitor: str | None, game: Game) -> Table:
     """Offer (or accept) a rematch of a finished online game; it starts once everyone accepts."""
-    player = _require_player(visitor)
+    player = require_player(visitor)
     if game.mode != Game.Mode.ONLINE or game.seat_of(visitor) is None:
         raise Forbidden(_("This game is not yours: you can watch it but not play in it."))
     if game.status != Game.Status.FINISHED:
