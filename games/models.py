@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db import connections, models
 from django.utils import timezone
 
+from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.flow import GameState, Turn, replay
 from games.rawsql import Columns
 from games.recent import LoggedAction, read_recent_actions, recent_actions
@@ -304,35 +305,6 @@ class OpenPage(models.Model):
 
     def __str__(self) -> str:
         return f"page of {self.visitor} on {self.game_id or 'the lobby'}"
-
-
-class AppendOnly(Exception):
-    """Raised on any attempt to change or remove a row of an append-only table."""
-
-
-class AppendOnlyQuerySet(models.QuerySet):
-    """Rows can be added and read, never changed or removed (the action log, the diamond ledger)."""
-
-    def update(self, **kwargs):
-        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
-
-    def delete(self):
-        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
-
-
-class AppendOnlyModel(models.Model):
-    """A row that is written once: saving it again or deleting it raises ``AppendOnly``."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
 
 
 class ActionQuerySet(AppendOnlyQuerySet):
