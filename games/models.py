@@ -16,6 +16,9 @@ from django.utils import timezone
 
 from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.flow import GameState, Turn, replay
+
+# Registered with the games app from here, where Django looks for its models.
+from games.openpages import OpenPage as OpenPage
 from games.rawsql import Columns
 from games.recent import LoggedAction, read_recent_actions, recent_actions
 from games.rules import CATEGORIES, NUM_DICE, Scorecard
@@ -262,49 +265,6 @@ class Seat(models.Model):
     def card(self) -> Scorecard:
         """This seat's card as a rules-level Scorecard."""
         return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
-
-
-class OpenPageQuerySet(models.QuerySet):
-    """Queries on open pages' rows."""
-
-    def fresh(self, now: datetime) -> OpenPageQuerySet:
-        """The rows of pages open at ``now`` (their heartbeat renewed them in time)."""
-        return self.filter(until__gt=now)
-
-    def lapsed(self, now: datetime) -> OpenPageQuerySet:
-        """The rows whose heartbeat stopped (their server died)."""
-        return self.filter(until__lte=now)
-
-    def renew(self, channel: str, process: str, visitor: str, game_id: str | None, until) -> None:
-        """Count this page as open until then (again, after a heartbeat, even if forgotten)."""
-        if not self.filter(channel=channel).update(until=until):
-            self.create(
-                channel=channel, process=process, visitor=visitor, game_id=game_id, until=until
-            )
-
-
-class OpenPage(models.Model):
-    """One open page's socket (a game page, or a lobby or table page when ``game`` is empty).
-
-    Presence is derived from these rows: a visitor is here while a page of theirs has a fresh
-    ``until`` (its socket's heartbeat renews it). A server that crashed leaves its rows behind;
-    the same server forgets them when it starts again, and they lapse without their heartbeat
-    (``games.presence``).
-    """
-
-    channel = models.CharField(max_length=128, unique=True)  # the consumer's channel name
-    process = models.CharField(max_length=128, db_index=True)  # the socket server holding it
-    visitor = models.CharField(max_length=64, db_index=True)
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
-    until = models.DateTimeField()
-
-    objects = OpenPageQuerySet.as_manager()
-
-    class Meta:
-        indexes = [models.Index(fields=["game", "until"], name="open_pages_by_game")]
-
-    def __str__(self) -> str:
-        return f"page of {self.visitor} on {self.game_id or 'the lobby'}"
 
 
 class ActionQuerySet(AppendOnlyQuerySet):
