@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from games.models import AppendOnlyModel, AppendOnlyQuerySet, Game
+from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from games.models import Game
 from lobby.models import Table
 
 

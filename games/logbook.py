@@ -14,7 +14,8 @@ from typing import Any
 
 from games import advice, clock, dice, events
 from games.flow import _
-from games.models import Action, Game, Seat, insert_rows, update_columns
+from games.models import Action, Game, Seat
+from games.rawsql import insert_rows, update_columns
 from games.refusals import COMPUTER_NOT_READY, ComputerNotReady, StaleAction
 from games.rules import NUM_DICE, IllegalMove
 from games.strategy import bots

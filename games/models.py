@@ -10,12 +10,16 @@ import functools
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
 
-from django.db import connection, connections, models
+from django.db import connections, models
 from django.utils import timezone
 
+from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.flow import GameState, Turn, replay
+
+# Registered with the games app from here, where Django looks for its models.
+from games.openpages import OpenPage as OpenPage
+from games.rawsql import Columns
 from games.recent import LoggedAction, read_recent_actions, recent_actions
 from games.rules import CATEGORIES, NUM_DICE, Scorecard
 
@@ -71,9 +75,9 @@ class GameQuerySet(models.QuerySet):
     def locked(self, game_id: str) -> Game | None:
         """The game with its seats, its row locked until the transaction ends (None if none).
 
-        Every move starts here, so it is one query, written out (see ``Columns``): the ORM takes
-        longer to build it and its objects than SQLite takes to answer it, and on PostgreSQL
-        each query is a round trip. Only the game's row is locked.
+        Every move starts here, so it is one query, written out (see ``games.rawsql``): the ORM
+        takes longer to build it and its objects than SQLite takes to answer it, and on
+        PostgreSQL each query is a round trip. Only the game's row is locked.
         """
         database = connections[self.db]
         if not database.in_atomic_block:
@@ -263,78 +267,6 @@ class Seat(models.Model):
         return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
 
 
-class OpenPageQuerySet(models.QuerySet):
-    """Queries on open pages' rows."""
-
-    def fresh(self, now: datetime) -> OpenPageQuerySet:
-        """The rows of pages open at ``now`` (their heartbeat renewed them in time)."""
-        return self.filter(until__gt=now)
-
-    def lapsed(self, now: datetime) -> OpenPageQuerySet:
-        """The rows whose heartbeat stopped (their server died)."""
-        return self.filter(until__lte=now)
-
-    def renew(self, channel: str, process: str, visitor: str, game_id: str | None, until) -> None:
-        """Count this page as open until then (again, after a heartbeat, even if forgotten)."""
-        if not self.filter(channel=channel).update(until=until):
-            self.create(
-                channel=channel, process=process, visitor=visitor, game_id=game_id, until=until
-            )
-
-
-class OpenPage(models.Model):
-    """One open page's socket (a game page, or a lobby or table page when ``game`` is empty).
-
-    Presence is derived from these rows: a visitor is here while a page of theirs has a fresh
-    ``until`` (its socket's heartbeat renews it). A server that crashed leaves its rows behind;
-    the same server forgets them when it starts again, and they lapse without their heartbeat
-    (``games.presence``).
-    """
-
-    channel = models.CharField(max_length=128, unique=True)  # the consumer's channel name
-    process = models.CharField(max_length=128, db_index=True)  # the socket server holding it
-    visitor = models.CharField(max_length=64, db_index=True)
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
-    until = models.DateTimeField()
-
-    objects = OpenPageQuerySet.as_manager()
-
-    class Meta:
-        indexes = [models.Index(fields=["game", "until"], name="open_pages_by_game")]
-
-    def __str__(self) -> str:
-        return f"page of {self.visitor} on {self.game_id or 'the lobby'}"
-
-
-class AppendOnly(Exception):
-    """Raised on any attempt to change or remove a row of an append-only table."""
-
-
-class AppendOnlyQuerySet(models.QuerySet):
-    """Rows can be added and read, never changed or removed (the action log, the diamond ledger)."""
-
-    def update(self, **kwargs):
-        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
-
-    def delete(self):
-        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
-
-
-class AppendOnlyModel(models.Model):
-    """A row that is written once: saving it again or deleting it raises ``AppendOnly``."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
-
-
 class ActionQuerySet(AppendOnlyQuerySet):
     """Logged actions can be added and read, never changed or removed."""
 
@@ -368,89 +300,6 @@ class Action(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.seq}: {self.kind} {self.payload}"
-
-
-# The two writes of every move, with their SQL built once per process: Django builds it anew for
-# each save, which takes longer than the database takes to run it. The values go through each
-# field's own conversion (``pre_save`` for auto_now, ``get_db_prep_save`` for JSON and dates),
-# exactly as a save would send them.
-
-
-@functools.cache
-def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> str:
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"{quote(model._meta.get_field(name).column)} = %s" for name in names)
-    key = quote(model._meta.pk.column)
-    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {key} = %s"
-
-
-@functools.cache
-def _insert_sql(model: type[models.Model]) -> tuple[str, list[models.Field]]:
-    quote = connection.ops.quote_name
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(quote(f.column) for f in fields)
-    values = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({values})", fields
-
-
-def update_columns(instance: models.Model, names: tuple[str, ...]) -> None:
-    """Write these fields of a saved row, as ``save(update_fields=names)`` does."""
-    fields = [instance._meta.get_field(name) for name in names]
-    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(type(instance), names), [*params, instance.pk])
-
-
-def insert_rows(instances: list[models.Model]) -> None:
-    """Insert new rows of one model, as ``bulk_create`` does (their ids are not read back)."""
-    if not instances:
-        return
-    sql, fields = _insert_sql(type(instances[0]))
-    rows = [
-        [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in instances
-    ]
-    with connection.cursor() as cursor:
-        if len(rows) == 1:  # a person's move: psycopg's executemany sets up a pipeline for it
-            cursor.execute(sql, rows[0])
-        else:
-            cursor.executemany(sql, rows)
-
-
-class Columns(NamedTuple):
-    """A model's columns as SELECT lists them, and how the ORM turns their values into fields."""
-
-    model: type[models.Model]
-    sql: str  # "table"."column", ... for every concrete field
-    table: str  # the quoted table name
-    names: tuple[str, ...]  # the fields' attribute names, in the same order
-    converters: list  # (index, column, functions) for each column that has converters
-
-    @staticmethod
-    @functools.cache
-    def of(model: type[models.Model], alias: str) -> Columns:
-        """The columns of a model as read on this connection (worked out once per process)."""
-        database = connections[alias]
-        quote = database.ops.quote_name
-        table = quote(model._meta.db_table)
-        fields = model._meta.concrete_fields
-        converters = []
-        for index, field in enumerate(fields):
-            column = field.get_col(model._meta.db_table)
-            found = database.ops.get_db_converters(column) + field.get_db_converters(database)
-            if found:
-                converters.append((index, column, found))
-        sql = ", ".join(f"{table}.{quote(f.column)}" for f in fields)
-        return Columns(model, sql, table, tuple(f.attname for f in fields), converters)
-
-    def instance(self, row, database):
-        """The model instance of a row read from these columns, as the ORM builds it."""
-        values = list(row)
-        for index, column, functions in self.converters:
-            value = values[index]
-            for convert in functions:
-                value = convert(value, column, database)
-            values[index] = value
-        return self.model.from_db(database.alias, self.names, values)
 
 
 @functools.cache

@@ -20,7 +20,8 @@ from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Subq
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.models import Game, OpenPage, Seat
+from games.models import Game, Seat
+from games.openpages import OpenPage
 
 # A page counts as open this long after its socket last said so (it says so every 20 s).
 PRESENCE_WINDOW = timedelta(seconds=60)

@@ -16,7 +16,8 @@ from games import clock, dice, events
 from games.flow import _
 from games.logbook import Log, Roll, play_computer_turns, play_turn
 from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
-from games.models import Game, Seat, update_columns
+from games.models import Game, Seat
+from games.rawsql import update_columns
 
 # The refusals live in games.refusals (the log book raises them too); the callers of the
 # services import them from here, as before.

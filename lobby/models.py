@@ -9,7 +9,8 @@ from django.db import models
 from django.utils import timezone
 
 from games import rating as ratings
-from games.models import AppendOnlyModel, AppendOnlyQuerySet, Game
+from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from games.models import Game
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)

@@ -15,7 +15,8 @@ pairs once the windows are wide enough, with nobody clicking, whichever process 
 pages. Every pairing holds one lock (``serialize_on("ranked-queue")``), as do joining and
 leaving, so of two pairings at once on two processes the second finds the entries gone: one
 game, never two. A pair is started only if both its entries were still there to delete (a
-challenge accepted or a table started meanwhile takes its players out of the queue).
+challenge accepted or a table started meanwhile takes its players out of the queue, under the
+same lock: ``start_unranked``).
 
 Who is not paired: a player whose lobby pages are all closed (not online) waits, and after
 ``ONLINE_WINDOW`` offline leaves the queue; a player in another live game leaves it; two
@@ -46,8 +47,8 @@ from games.locks import serialize_on
 from games.models import Game, Seat
 from games.services import StaleAction, start_online_game
 from lobby import apart, notify
+from lobby.access import Forbidden, check_rate, player_of
 from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange
-from lobby.services import Forbidden, check_rate, player_of
 
 START_WINDOW = 100.0
 WIDEN_BY = 50.0
@@ -132,6 +133,16 @@ def leave(visitor: str | None, *, address: str | None = None) -> None:
         if not deleted:
             raise StaleAction(_("You are not in the queue."))
     notify.players_changed(player.visitor)
+
+
+def start_unranked(
+    players: list[Player], *, stake: int = 0, turn_seconds: int | None = None, pace: str = "live"
+) -> Game:
+    """An unranked online game for these players, who leave the ranked queue if they were in it
+    (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
+    serialize_on(QUEUE_LOCK)
+    QueueEntry.objects.filter(player__in=players).delete()
+    return start_online_game(players, stake=stake, turn_seconds=turn_seconds, pace=pace)
 
 
 def waiting(visitor: str | None) -> bool:

@@ -1,12 +1,12 @@
-"""Going online, challenges, private tables and rematches: checks, changes and notifications."""
+"""Going online and challenges: checks, changes and notifications.
+
+Private tables and rematches are in ``lobby.tables``, who may act and how often (the player,
+the rate limits) in ``lobby.access``.
+"""
 
 from __future__ import annotations
 
-import ipaddress
-
-from django.core.cache import cache
-from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db import transaction
 from django.utils import timezone
 
 from games import clock
@@ -15,103 +15,27 @@ from games.forms import clean_name
 from games.locks import serialize_on
 from games.models import Game
 from games.names import look_alike_key
-from games.services import ActionRefused, NotFound, StaleAction, start_online_game
+from games.services import ActionRefused, NotFound, StaleAction
 from lobby import apart, diamonds, notify
-from lobby.models import (
-    MAX_TABLE_SEATS,
-    ONLINE_WINDOW,
-    QUEUE_LOCK,
-    Challenge,
-    Player,
-    QueueEntry,
-    Table,
-    TableSeat,
-    expires_from_now,
-)
 
-# What one visitor (a browser session) may do per minute: challenges, tables made or joined,
-# names chosen, joins and leaves of the ranked queue, table codes looked up that found no table
-# (a player's own table's page, reloaded, never counts; someone guessing codes counts at every
-# try), and device codes tried or made (profiles).
-RATE_LIMITS = {"challenge": 10, "join": 20, "name": 10, "lookup": 10, "code": 10, "queue": 20}
-# What everyone behind one address may do together per minute, so that a script making fresh
-# sessions meets a limit too: four times one visitor's, for a household or a class of players
-# behind one router.
-ADDRESS_RATE_LIMITS = {action: 4 * limit for action, limit in RATE_LIMITS.items()}
+# Who may act and how often, and the tables, live in lobby.access and lobby.tables; the callers
+# from before the split (the lobby's views and consumers, chat, history, profiles' pages, the
+# tests) import these from here, as before.
+from lobby.access import Forbidden, check_rate, require_player
+from lobby.access import TooMany as TooMany
+from lobby.access import player_of as player_of
+from lobby.models import ONLINE_WINDOW, Challenge, Player, expires_from_now
+from lobby.ranked import start_unranked
+from lobby.tables import NO_TABLE as NO_TABLE
+from lobby.tables import create_table as create_table
+from lobby.tables import join_table as join_table
+from lobby.tables import look_up_table as look_up_table
+from lobby.tables import rematch as rematch
+from lobby.tables import start_table as start_table
 
-
-class TooMany(ActionRefused):
-    """The visitor, or everyone at their address, is sending requests too fast."""
-
-    status = 429
-
-
-class Forbidden(ActionRefused):
-    """Not this visitor's to do."""
-
-    status = 403
-
-
-class Gone(StaleAction):
-    """The table's lifetime ran out before its game started."""
-
-    status = 410
-
-
-NO_TABLE = _("There is no table with that code.")
 # What a block (``lobby.apart``) refuses, saying no more: not who blocked whom, nor whether the
 # other player is online or at the table.
 CANNOT_CHALLENGE = _("You cannot challenge this player.")
-CANNOT_JOIN = _("You cannot join this table.")
-CANNOT_REMATCH = _("You cannot play a rematch with these players.")
-
-
-def check_rate(
-    visitor: str | None, action: str, address: str | None = None, *, count: bool = True
-) -> None:
-    """Count ``action`` for this visitor and this address; refuse when either went past its limit
-    in the current minute. ``count=False`` refuses as the next one would, counting nothing."""
-    minute = rate_window()
-    bucket = address_bucket(address)
-    for who, limits in ((visitor and f"v:{visitor}", RATE_LIMITS), (bucket, ADDRESS_RATE_LIMITS)):
-        if not who:
-            continue
-        key = f"rate:{action}:{who}:{minute}"  # the cache is shared by every process (Redis)
-        if count:
-            cache.add(key, 0, timeout=90)
-            done = cache.incr(key)
-        else:
-            done = cache.get(key, 0) + 1
-        if done > limits[action]:
-            if action == "lookup":
-                raise TooMany(_("Too many codes that found no table: wait a minute and try again."))
-            raise TooMany(_("Too many requests: wait a minute and try again."))
-
-
-def rate_window() -> int:
-    """The number of the current minute: the limits count from zero in each."""
-    return int(timezone.now().timestamp() // 60)
-
-
-def address_bucket(address: str | None) -> str | None:
-    """What a limit by address counts: the address; for IPv6 its /64 network, which is what one
-    home is given. None (no limit by address) for this machine's own addresses: the tests and
-    benchmarks, and every player behind a proxy left out of settings.TRUSTED_PROXIES, who would
-    otherwise share one limit."""
-    try:
-        ip = ipaddress.ip_address(address or "")
-    except ValueError:
-        return None
-    if ip.is_loopback:
-        return None
-    if ip.version == 6:
-        return f"a:{ipaddress.ip_network(f'{ip}/64', strict=False)}"
-    return f"a:{ip}"
-
-
-def player_of(visitor: str | None) -> Player | None:
-    """The online identity of this browser, if it chose a name."""
-    return Player.objects.filter(visitor=visitor).first() if visitor else None
 
 
 def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
@@ -149,13 +73,6 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
     return player
 
 
-def _require_player(visitor: str | None) -> Player:
-    player = player_of(visitor)
-    if player is None:
-        raise Forbidden(_("Choose a name first."))
-    return player
-
-
 def challenge(
     visitor: str | None,
     opponent_id: int,
@@ -168,7 +85,7 @@ def challenge(
 
     ``pace``: "live" (the default) or "own" (a day a turn, nobody away), as posted.
     """
-    player = _require_player(visitor)
+    player = require_player(visitor)
     check_rate(player.visitor, "challenge", address)
     opponent = Player.objects.online().filter(pk=opponent_id).first()
     if opponent is None:
@@ -206,7 +123,7 @@ def challenge(
 
 def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     """Accept, decline (the challenged player) or cancel (the challenger) a challenge."""
-    player = _require_player(visitor)
+    player = require_player(visitor)
     with transaction.atomic():
         found = Challenge.objects.filter(pk=challenge_id).values_list(
             "challenger_id", "challenged_id"
@@ -244,7 +161,7 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
                 .order_by("pk")
             )
             diamonds.check_stake(made.stake, made.challenged, made.challenger)
-            made.game = _start(players, stake=made.stake, pace=made.pace)
+            made.game = start_unranked(players, stake=made.stake, pace=made.pace)
             diamonds.escrow(made.game, players)
             made.status = Challenge.Status.ACCEPTED
             # A crossed challenge (B had also challenged A) must not start a second game.
@@ -263,154 +180,3 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
     if made.game:
         notify.navigate([made.challenger.visitor, made.challenged.visitor], made.game)
     return made
-
-
-def _start(
-    players: list[Player], *, stake: int = 0, turn_seconds: int | None = None, pace: str = "live"
-) -> Game:
-    """An unranked online game for these players, who leave the ranked queue if they were in it
-    (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
-    serialize_on(QUEUE_LOCK)
-    QueueEntry.objects.filter(player__in=players).delete()
-    return start_online_game(players, stake=stake, turn_seconds=turn_seconds, pace=pace)
-
-
-BAD_TIMER = _(
-    "Choose what the table offers: live with no timer or 30, 60 or 120 seconds a turn, or at "
-    "your own pace."
-)
-
-
-def create_table(visitor: str | None, *, address: str | None = None) -> Table:
-    """A private table hosted by this player, who is its first seat."""
-    player = _require_player(visitor)
-    check_rate(player.visitor, "join", address)
-    # Tables that expired go as new ones are made: no timer to run, and they never pile up.
-    Table.objects.expired().delete()
-    for _attempt in range(5):
-        try:
-            with transaction.atomic():
-                table = Table.objects.create(host=player)
-                TableSeat.objects.create(table=table, player=player)
-                return table
-        except IntegrityError:  # a code already in use: draw another
-            continue
-    raise ActionRefused(_("Could not make a table: try again."))
-
-
-def look_up_table(visitor: str | None, code: str, *, address: str | None = None) -> Table:
-    """The table with this code, for its page; refused when there is none or it expired."""
-    return _find_table(Table.objects, visitor, code, address)
-
-
-def _find_table(tables: QuerySet, visitor: str | None, code: str, address: str | None) -> Table:
-    """The live table with this code among ``tables``. A code that finds none counts toward the
-    look-up limits, and past them every look-up is refused, found or not: otherwise the answers
-    would go on telling a guesser which codes are in use."""
-    check_rate(visitor, "lookup", address, count=False)
-    table = tables.filter(code=code.strip().upper()).first()
-    if table is None or table.expired:
-        check_rate(visitor, "lookup", address)
-    if table is None:
-        raise NotFound(NO_TABLE)
-    if table.expired:
-        raise Gone(_("This table has expired: open a new one."))
-    return table
-
-
-def join_table(visitor: str | None, code: str, *, address: str | None = None) -> Table:
-    """Take a seat at a table by its code."""
-    player = _require_player(visitor)
-    check_rate(player.visitor, "join", address)
-    with transaction.atomic():
-        table = _find_table(Table.objects.select_for_update(), player.visitor, code, address)
-        if table.seats.filter(player=player).exists():
-            return table
-        if table.rematch_of_id and not table.rematch_of.seats.filter(visitor=visitor).exists():
-            raise Forbidden(_("Only the players of the last game can join its rematch."))
-        if table.started:
-            raise StaleAction(_("That table has already started its game."))
-        # A table is its host's: nobody with a block either way with the host or anyone seated.
-        seated = set(table.seats.values_list("player_id", flat=True)) | {table.host_id}
-        if apart.any_apart(player.pk, seated):
-            raise Forbidden(CANNOT_JOIN)
-        if table.seats.count() >= MAX_TABLE_SEATS:
-            raise StaleAction(_("That table is full."))
-        TableSeat.objects.create(table=table, player=player)
-    notify.table_changed(table.code)
-    if table.rematch_of_id:
-        _start_rematch_when_all_in(table)
-    return table
-
-
-def start_table(
-    visitor: str | None, code: str, *, address: str | None = None, timer: str = "", pace: str = ""
-) -> Game:
-    """The host starts the game for everyone seated (2 to 6).
-
-    ``timer``: the turn timer the host chose, as posted ("" or "off", "30", "60", "120");
-    ``pace``: "live" (the default) or "own" (a day a turn, nobody away: the timer is ignored).
-    """
-    player = _require_player(visitor)
-    with transaction.atomic():
-        tables = Table.objects.select_for_update().filter(rematch_of=None)  # rematches start alone
-        table = _find_table(tables, player.visitor, code, address)
-        if table.host != player:
-            raise Forbidden(_("Only the host can start the game."))
-        if table.started:
-            raise StaleAction(_("That table has already started its game."))
-        players = [seat.player for seat in table.seats.select_related("player")]
-        if len(players) < 2:
-            raise ActionRefused(_("Wait for at least one more player."))
-        try:
-            turn_seconds = clock.parse_turn_seconds(timer)
-            chosen = clock.parse_pace(pace)
-        except ValueError:
-            raise ActionRefused(BAD_TIMER) from None
-        table.game = _start(players, turn_seconds=turn_seconds, pace=chosen)
-        table.save(update_fields=["game"])
-    notify.table_changed(table.code)
-    notify.navigate([p.visitor for p in players], table.game, table=table.code)
-    return table.game
-
-
-def rematch(visitor: str | None, game: Game) -> Table:
-    """Offer (or accept) a rematch of a finished online game; it starts once everyone accepts."""
-    player = _require_player(visitor)
-    if game.mode != Game.Mode.ONLINE or game.seat_of(visitor) is None:
-        raise Forbidden(_("This game is not yours: you can watch it but not play in it."))
-    if game.status != Game.Status.FINISHED:
-        raise StaleAction(_("The game is not over yet."))
-    others = [seat.visitor for seat in game.ordered_seats() if seat.visitor != visitor]
-    if apart.any_apart(
-        player.pk, Player.objects.filter(visitor__in=others).values_list("pk", flat=True)
-    ):
-        raise Forbidden(CANNOT_REMATCH)
-    with transaction.atomic():
-        serialize_on("rematch", game.pk)  # two first clicks at once make one table, not two
-        table = Table.objects.select_for_update().filter(rematch_of=game).first()
-        if table is not None and table.expired:  # an offer a day old: this one starts afresh
-            table.delete()
-            table = None
-        if table is None:
-            table = Table.objects.create(host=player, rematch_of=game)
-    join_table(visitor, table.code)
-    notify.game_changed(game.id)
-    return table
-
-
-def _start_rematch_when_all_in(table: Table) -> None:
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        wanted = {s.visitor for s in table.rematch_of.ordered_seats() if s.visitor}
-        seated = list(table.seats.select_related("player"))
-        if table.started or {s.player.visitor for s in seated} != wanted:
-            return
-        # A rematch keeps the timer of the game it follows.
-        last = table.rematch_of
-        table.game = _start(
-            [s.player for s in seated], turn_seconds=last.turn_seconds, pace=last.pace
-        )
-        table.save(update_fields=["game"])
-    notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
-    notify.game_changed(table.rematch_of_id)

@@ -21,8 +21,8 @@ from games.flow import _
 from games.locks import serialize_on
 from games.services import ActionRefused, NotFound
 from lobby import notify
+from lobby.access import Forbidden
 from lobby.models import Challenge, Player
-from lobby.services import Forbidden
 from profiles.models import Block, Favourite
 from profiles.services import profile_of
 

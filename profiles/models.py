@@ -13,7 +13,7 @@ from lobby.models import CODE_ALPHABET, Player
 # A code is read off one screen and typed on another, or its QR code scanned: ten minutes is
 # long enough for that and short enough that a code left on a screen soon does nothing.
 CODE_LIFETIME = timedelta(minutes=10)
-# 31 ** 10 (about 2 ** 50) codes: with the rate limits (lobby.services.RATE_LIMITS) and the
+# 31 ** 10 (about 2 ** 50) codes: with the rate limits (lobby.access.RATE_LIMITS) and the
 # lifetime, guessing a live one is out of reach.
 CODE_LENGTH = 10
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.flow import _
 from games.services import ActionRefused
 from lobby import notify
+from lobby.access import Forbidden, check_rate, player_of
 from lobby.models import CODE_ALPHABET, Player
-from lobby.services import Forbidden, check_rate, player_of
 from profiles.models import CODE_LENGTH, CODE_LIFETIME, Browser, DeviceCode, code_digest, normalized
 
 NO_CODE = _("Type the code shown on your other device.")

@@ -11,8 +11,9 @@ from django.utils import timezone, translation
 from chat import presenters, services
 from chat.models import Message
 from games import services as games
+from games.appendonly import AppendOnly
 from games.live.pages import group_name
-from games.models import AppendOnly, Game
+from games.models import Game
 from games.services import NotFound
 from lobby import services as lobby
 from lobby.models import Player

@@ -9,7 +9,8 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import AppendOnly, Game, Seat
+from games.appendonly import AppendOnly
+from games.models import Game, Seat
 from lobby import diamonds
 from lobby.models import Challenge, DiamondEntry, Player
 from tests.clients import HTMX, online

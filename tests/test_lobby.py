@@ -171,9 +171,9 @@ def test_challenge_refusals():
 
 
 def test_challenges_are_rate_limited(monkeypatch):
-    from lobby import services
+    from lobby import access
 
-    monkeypatch.setattr(services, "rate_window", lambda: 1)  # one minute, even across its end
+    monkeypatch.setattr(access, "rate_window", lambda: 1)  # one minute, even across its end
     ana = online("ana", "Ana")
     online("bo", "Bo")
     bo_id = Player.objects.get(visitor="bo").pk

@@ -9,9 +9,9 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from games.addresses import client_address
-from lobby import services
+from lobby import access
+from lobby.access import ADDRESS_RATE_LIMITS, RATE_LIMITS
 from lobby.models import Challenge, Player, Table
-from lobby.services import ADDRESS_RATE_LIMITS, RATE_LIMITS
 from tests.commands import manage
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _one_minute(monkeypatch):
     """Every request of a test in the same minute of the limits, even across a minute's end."""
-    monkeypatch.setattr(services, "rate_window", lambda: 1)
+    monkeypatch.setattr(access, "rate_window", lambda: 1)
 
 
 HOME = "203.0.113.7"  # one household's router, as the site sees it

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games import presence, services
-from games.models import OpenPage, Seat
+from games.models import Seat
+from games.openpages import OpenPage
 from lobby import presence as lobby_presence
 from lobby.models import Player
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.rating import Rating
-from lobby import services as lobby_services
+from lobby import access
 from lobby.models import Player, RatingChange
 from profiles.models import Browser, DeviceCode
 from tests.clients import client_for, finished_online_game, online
@@ -177,7 +177,7 @@ def test_old_expired_and_wrong_codes_do_nothing():
 
 @pytestmark_db
 def test_guessing_codes_meets_the_rate_limit(monkeypatch):
-    monkeypatch.setattr(lobby_services, "rate_window", lambda: 1)  # one minute, even across its end
+    monkeypatch.setattr(access, "rate_window", lambda: 1)  # one minute, even across its end
     guesser = client_for("guesser")
     answers = [guesser.post("/sign-in/", {"code": f"AAAAA{n:05}"}).status_code for n in range(11)]
     assert answers[:10] == [400] * 10 and answers[10] == 429

@@ -12,8 +12,7 @@ from games import rating as ratings
 from games import services
 from games.models import Game, Seat
 from games.rules import CATEGORIES, IllegalMove
-from lobby import ranked
-from lobby import services as lobby_services
+from lobby import access, ranked
 from lobby.models import Challenge, Player, QueueEntry, RatingChange
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text
 from tests.factories import fill_all_but, scripted_roller
@@ -373,7 +372,7 @@ def test_the_queue_is_only_posted_to():
 
 
 def test_joining_and_leaving_are_rate_limited(monkeypatch):
-    monkeypatch.setattr(lobby_services, "rate_window", lambda: 1)  # one minute, even across its end
+    monkeypatch.setattr(access, "rate_window", lambda: 1)  # one minute, even across its end
     ana = online("ana", "Ana")
     for _ in range(10):
         ana.post("/online/ranked/join/")

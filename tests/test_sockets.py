@@ -7,6 +7,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import services
+from lobby import access
 from lobby import services as lobby
 from lobby.models import Player
 from tests.live import drain, receive_containing, session_for
@@ -170,7 +171,7 @@ async def no_table(path: str, visitor: str) -> bool:
 async def test_a_table_socket_does_not_tell_a_guesser_which_codes_are_in_use(monkeypatch):
     """The table's page answers a wrong code with 404 and counts it toward the limit on guesses;
     so does its socket, which once sent the seats of any code that had a table, unlimited."""
-    monkeypatch.setattr(lobby, "rate_window", lambda: 1)  # all in one minute of the limits
+    monkeypatch.setattr(access, "rate_window", lambda: 1)  # all in one minute of the limits
     _game_id, code = await online_game_and_table()
     for guess in range(10):
         assert await no_table(f"/ws/table/NOPE{guess:02}/", "guesser")

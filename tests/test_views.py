@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import Action, AppendOnly, Game
+from games.appendonly import AppendOnly
+from games.models import Action, Game
 from games.rules import CATEGORIES
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text, url
 from tests.factories import VISITOR, act, fill_all_but, make_game
