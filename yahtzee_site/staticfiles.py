@@ -9,7 +9,8 @@ line of code is kept, in its order, on a line of its own. Third-party files (dja
 stored as they come.
 
 Only what is certain is taken out. In a script, a line that holds a ``//`` comment and nothing
-else, never a comment after code (a ``//`` may sit in a string or a regular expression); a script
+else, and a comment after code when nothing before it can hide a ``//``: no slash (a regular
+expression, a division), no backslash, no backtick, and quotes that close on the line; a script
 that has a template literal over several lines, a block comment or a line continued with a
 backslash is stored as written, where a line's start could be inside a string. In a stylesheet,
 every ``/* */`` comment outside a quoted string.
@@ -43,7 +44,24 @@ def strip_js(text: str) -> str:
     kept = [line for line in lines if line and not line.startswith("//")]
     if "/*" in text or any(line.count("`") % 2 or line.endswith("\\") for line in kept):
         return text
-    return "\n".join(kept) + "\n"
+    return "\n".join(_without_end_comment(line) for line in kept) + "\n"
+
+
+def _without_end_comment(line: str) -> str:
+    """A line of code without the ``//`` comment at its end, if nothing before the comment can be
+    a string, regular expression or template literal that holds the ``//``."""
+    quote = ""
+    for at, char in enumerate(line):
+        if char in "\\`":
+            return line
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "/":
+            return line[:at].rstrip() if line.startswith("//", at) and at else line
+    return line
 
 
 def strip_css(text: str) -> str:
