@@ -3,6 +3,7 @@ database that is down, and a quiet log."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -131,9 +132,10 @@ def test_collected_static_files_are_served_brotli_compressed_to_browsers_that_ta
         assert brotli.exists(), f"{gzipped.name} has no .br beside it"
         assert brotli.stat().st_size < gzipped.stat().st_size
     # The site's own files are stored without their comments (yahtzee_site/staticfiles.py), the
-    # third-party ones as they come.
+    # third-party ones as they come; each is named by the hash of what is stored.
     for collected in [*root.glob("css/site.*.css"), *root.glob("js/game.*.js")]:
         assert "\n/*" not in collected.read_text() and "\n//" not in collected.read_text()
+        assert hashlib.md5(collected.read_bytes()).hexdigest()[:12] in collected.name
     htmx = next(root.glob("django_htmx/htmx-2.min.*.js"))
     assert htmx.read_bytes() == Path(finders.find("django_htmx/htmx-2.min.js")).read_bytes()
     served, _ = manage("shell", "-c", STATIC_WITH_ENCODINGS, **env)

@@ -25,16 +25,26 @@ OWN = ("css/", "js/")  # the site's folders in static/; apps' files come under t
 
 
 class SiteStaticFilesStorage(CompressedManifestStaticFilesStorage):
-    """whitenoise's hashed, compressed files, the site's own stripped before they are stored."""
+    """whitenoise's hashed, compressed files, the site's own stripped before they are stored and
+    named by the hash of what is stored (so that a change here renames them too: browsers keep a
+    hashed file for a year)."""
 
     def _save(self, name, content):
-        if name.startswith(OWN) and name.endswith((".css", ".js")):
-            content.seek(0)
-            text = content.read()
-            text = text.decode() if isinstance(text, bytes) else text
-            stripped = strip_css(text) if name.endswith(".css") else strip_js(text)
-            content = ContentFile(stripped.encode())
-        return super()._save(name, content)
+        return super()._save(name, _stripped(name, content))
+
+    def file_hash(self, name, content=None):
+        return super().file_hash(name, None if content is None else _stripped(name, content))
+
+
+def _stripped(name: str, content):
+    """The content of one of the site's stylesheets or scripts without its comments; any other
+    file's as it is."""
+    if not (name and name.startswith(OWN) and name.endswith((".css", ".js"))):
+        return content
+    content.seek(0)
+    text = content.read()
+    text = text.decode() if isinstance(text, bytes) else text
+    return ContentFile((strip_css(text) if name.endswith(".css") else strip_js(text)).encode())
 
 
 def strip_js(text: str) -> str:
