@@ -3,6 +3,7 @@ database that is down, and a quiet log."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import OperationalError, connection
 from websockets.sync.client import connect
 
@@ -129,6 +131,13 @@ def test_collected_static_files_are_served_brotli_compressed_to_browsers_that_ta
         brotli = gzipped.with_suffix(".br")
         assert brotli.exists(), f"{gzipped.name} has no .br beside it"
         assert brotli.stat().st_size < gzipped.stat().st_size
+    # The site's own files are stored without their comments (yahtzee_site/staticfiles.py), the
+    # third-party ones as they come; each is named by the hash of what is stored.
+    for collected in [*root.glob("css/site.*.css"), *root.glob("js/game.*.js")]:
+        assert "\n/*" not in collected.read_text() and "\n//" not in collected.read_text()
+        assert hashlib.md5(collected.read_bytes()).hexdigest()[:12] in collected.name
+    htmx = next(root.glob("django_htmx/htmx-2.min.*.js"))
+    assert htmx.read_bytes() == Path(finders.find("django_htmx/htmx-2.min.js")).read_bytes()
     served, _ = manage("shell", "-c", STATIC_WITH_ENCODINGS, **env)
     answers = [line.rsplit(" ", 2) for line in served.stdout.splitlines() if line.startswith("'")]
     assert answers == [
