@@ -16,6 +16,16 @@ def go_online(page: Page, base: str, name: str) -> None:
     expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
 
 
+def start_online_game(ana: Page, bo: Page, base: str) -> None:
+    """Ana and Bo go online, Ana challenges Bo, Bo accepts: both on the game's first round."""
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo")
+    ana.get_by_role("button", name="Challenge Bo").click()
+    bo.get_by_role("button", name="Accept").click()
+    for page in (ana, bo):
+        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+
+
 def count_moves(page: Page, over_socket: list, posted: list) -> None:
     """Record each move the page sends: over its game socket (as JSON) or posted over HTTP."""
 

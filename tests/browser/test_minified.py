@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.online import go_online
+from tests.browser.online import start_online_game
 from tests.servers import ROOT, Server
 
 ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
@@ -32,12 +32,7 @@ def test_an_online_turn_with_the_minified_scripts(browser, server):
     for page in (ana, bo):
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    go_online(ana, server.url, "Ana")
-    go_online(bo, server.url, "Bo")
-    ana.get_by_role("button", name="Challenge Bo").click()
-    bo.get_by_role("button", name="Accept").click()
-    for page in (ana, bo):
-        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    start_online_game(ana, bo, server.url)
     src = ana.locator("script[src*='/js/game.']").get_attribute("src")
     assert re.fullmatch(r"/static/js/game\.[0-9a-f]+\.js", src)  # hashed: collected
     game_js = ana.request.get(server.url + src).text()

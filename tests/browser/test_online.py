@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import count_moves, go_online
+from tests.browser.online import count_moves, go_online, start_online_game
 from tests.servers import Server
 
 ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
@@ -127,12 +127,7 @@ def test_a_turn_by_keys_in_an_online_game(browser, server):
     count_moves(ana, over_socket, posted)
     ana.on("websocket", lambda socket: "/ws/game/" in socket.url
            and socket.on("framereceived", lambda frame: heard.append(frame)))  # fmt: skip
-    go_online(ana, base, "Ana")
-    go_online(bo, base, "Bo")
-    ana.get_by_role("button", name="Challenge Bo").click()
-    bo.get_by_role("button", name="Accept").click()
-    for page in (ana, bo):
-        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    start_online_game(ana, bo, base)
     for _ in range(100):  # the server greets a game socket with the game: Ana's is open
         if heard:
             break

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import go_online
+from tests.browser.online import start_online_game
 from tests.servers import Server
 
 # The page is "hidden" (another tab in front) as far as its scripts can tell: headless Chromium
@@ -39,12 +39,7 @@ def test_a_hidden_tab_says_when_it_becomes_your_turn(browser, server):
     bo_context.grant_permissions(["notifications"], origin=server.url)
     bo_context.add_init_script(RECORD_NOTIFICATIONS)
     bo = bo_context.new_page()
-    go_online(ana, server.url, "Ana")
-    go_online(bo, server.url, "Bo")
-    ana.get_by_role("button", name="Challenge Bo").click()
-    bo.get_by_role("button", name="Accept").click()
-    for page in (ana, bo):
-        expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    start_online_game(ana, bo, server.url)
     bo.get_by_label("a notification").check()
     expect(bo.get_by_label("a notification")).to_be_checked()
     bo.evaluate(HIDE, True)
