@@ -154,7 +154,7 @@ def start_game(bases: list[str], number: int) -> tuple[str, list[Browser]]:
 
 
 async def connect(base: str, game_id: str, cookies: str) -> Socket:
-    url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={tab_of(cookies)}"
+    url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={tab_of(cookies)}&rows=1"
     headers = {"Cookie": cookies, "Origin": base}
     return Socket(await websockets.connect(url, additional_headers=headers))
 

@@ -29,7 +29,7 @@ from games.live.pages import (
     page_of,
     presence_message,
 )
-from games.live.redraws import render_once, view_key
+from games.live.redraws import ROWS, render_once, view_key
 from games.live.turns import keep_sweeping
 
 logger = logging.getLogger(__name__)
@@ -53,6 +53,9 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.page = page_of(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.tab = query.get("tab", [""])[0][:32]  # as the view takes X-Tab
+        # The page's game.js swaps card rows pushed on their own (static/js/game.js): a page
+        # loaded before it (kept open through a deploy) is sent the whole game area instead.
+        self.takes_rows = query.get("rows", [""])[0] == "1"
         self.frames = FrameBudget()
         self.group = group_name(self.game_id)
         if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
@@ -160,6 +163,10 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         slot = event.get("csrf")
         if html is None:
             html, slot = await render_once(self.game_id, event, key, self.page), CSRF_SLOT
+        if not self.takes_rows and ROWS in html:  # rows alone: a page from before they were
+            whole = event | {"event": f"{event.get('event')}:game", "parts": ["game"]}
+            whole["onlookers"] = ["game"]
+            html, slot = await render_once(self.game_id, whole, key, self.page), CSRF_SLOT
         self.served = event.get("event")
         if html:
             await self.send(text_data=fill_csrf(html, slot, masked(self.page["csrf_token"])))

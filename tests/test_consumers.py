@@ -132,12 +132,15 @@ def swapped_ids(html: str) -> list[str]:
 async def test_a_score_pushes_the_other_pages_only_what_it_changed():
     """A score redraws, on everyone's pages but the scorer's, the panels above the card, the
     names row, the scored box's row and the totals; the scorer's own other pages (their
-    previews go) and every page once the game is over get the whole game area."""
+    previews go), pages that do not say they swap rows, and every page once the game is over
+    get the whole game area."""
     game = await new_online_game()
-    ana = await connect(f"/ws/game/{game.id}/", "ana")
-    bo = await connect(f"/ws/game/{game.id}/", "bo")
-    watcher = await connect(f"/ws/game/{game.id}/", None)
-    for socket in (ana, bo, watcher):
+    ana = await connect(f"/ws/game/{game.id}/?rows=1", "ana")
+    bo = await connect(f"/ws/game/{game.id}/?rows=1", "bo")
+    watcher = await connect(f"/ws/game/{game.id}/?rows=1", None)
+    # A page loaded before its game.js swapped rows (kept open through a deploy): no rows=1.
+    old_watcher = await connect(f"/ws/game/{game.id}/", None)
+    for socket in (ana, bo, watcher, old_watcher):
         await drain(socket)
     perform = database_sync_to_async(services.perform)
     await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
@@ -153,9 +156,11 @@ async def test_a_score_pushes_the_other_pages_only_what_it_changed():
     to_watcher = await receive_containing(watcher, "Ana scored 25 points in Fives.")
     assert 'id="box-fives"' in to_watcher and 'id="game"' not in to_watcher
     assert "<form" not in to_watcher
+    to_old_watcher = await receive_containing(old_watcher, "Ana scored 25 points in Fives.")
+    assert swapped_ids(to_old_watcher) == ["game"] and "<template" not in to_old_watcher
     to_ana = await receive_containing(ana, "You scored 25 points in Fives.")
     assert swapped_ids(to_ana) == ["game"] and "<template" not in to_ana
-    for socket in (ana, bo, watcher):
+    for socket in (ana, bo, watcher, old_watcher):
         await socket.disconnect()
 
 

@@ -131,7 +131,7 @@ def test_collected_static_files_are_served_brotli_compressed_to_browsers_that_ta
         brotli = gzipped.with_suffix(".br")
         assert brotli.exists(), f"{gzipped.name} has no .br beside it"
         assert brotli.stat().st_size < gzipped.stat().st_size
-    # The site's own files are stored without their comments (yahtzee_site/staticfiles.py), the
+    # The site's own files are stored minified (backends/staticfiles.py), the
     # third-party ones as they come; each is named by the hash of what is stored.
     for collected in [*root.glob("css/site.*.css"), *root.glob("js/game.*.js")]:
         assert "\n/*" not in collected.read_text() and "\n//" not in collected.read_text()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -39,11 +40,15 @@ def test_each_of_the_sites_scripts_minifies_to_a_script_that_parses(path, tmp_pa
     assert result.returncode == 0, result.stderr
 
 
+def without_spacing(css: str) -> str:
+    """A stylesheet without its comments, its white space and the semicolons that close rules."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return re.sub(r"\s+", "", css).replace(";}", "}")
+
+
 @pytest.mark.parametrize("path", OWN_STYLESHEETS, ids=lambda path: path.name)
-def test_each_of_the_sites_stylesheets_keeps_its_rules_without_comments(path):
+def test_each_of_the_sites_stylesheets_keeps_every_rule_as_written(path):
     small = minified(f"css/{path.name}", ContentFile(path.read_bytes())).read().decode()
     assert "/*" not in small and len(small) < path.stat().st_size
-    # Every rule's selector is still there, in order (the minifier only drops spaces).
-    selectors = [part.rsplit("}", 1)[-1].strip() for part in path.read_text().split("{")[:-1]]
-    assert small.count("{") == path.read_text().count("{") - path.read_text().count("/*{")
-    assert [s for s in selectors if s and "/*" not in s][:3]
+    # The same selectors and declarations in the same order: only comments and spacing went.
+    assert without_spacing(small) == without_spacing(path.read_text())

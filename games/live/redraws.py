@@ -120,6 +120,11 @@ def redraws(
         yield group_name(game_id), message | views
 
 
+# What wraps the card's rows pushed on their own (templates/games/play.html): only a page whose
+# game.js swaps them (``rows=1`` on its socket's address) is sent them.
+ROWS = "<template data-rows>"
+
+
 def view_key(visitor: str, language: str) -> str:
     """Which pages see the same redraw: a seat's in a language, or a watcher's (visitor "")."""
     return f"{visitor}|{language}"

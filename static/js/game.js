@@ -296,8 +296,12 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 // element it removes: a score's push of the whole game area took 8-12 ms on the receiving page,
 // of which a roll's two small parts already took about 4 (docs/benchmarks.md, session 14). The
 // new content is made htmx's (htmx.process) and the page hears htmx:wsAfterMessage as after the
-// extension's swap. The answers to this page's own moves come the same way. A frame with
-// anything else (the chat's outerHTML panel) is left to htmx, as are the other pages' sockets.
+// extension's swap. The answers to this page's own moves come the same way, and so does the
+// chat's log. A frame with anything else is left to htmx, as are the other pages' sockets. The
+// page says it swaps rows (rows=1 on its socket's address, play.html): a page still running an
+// older game.js is pushed the whole game area instead. A frame with a part the page does not
+// have is not applied (its message line would claim a version the page does not show): the page
+// reconnects and is sent the whole game as it is.
 function swappable(node) {
   if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
   return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
@@ -310,19 +314,22 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
   const parts = [...frame.content.children];
   if (!parts.length || !parts.every(swappable)) return;
   event.preventDefault();
+  // Each swap: a row that replaces the one of its id, or a container whose insides are replaced.
+  const swaps = parts.flatMap((part) =>
+    part.tagName === "TEMPLATE"
+      ? [...part.content.children].map((row) => ({ target: document.getElementById(row.id), row }))
+      : [{ target: document.getElementById(part.id), inside: part }]);
+  if (swaps.some(({ target }) => !target)) {
+    event.detail.socketWrapper.reconnect();
+    return;
+  }
   const swapped = [];
-  for (const part of parts) {
-    const rows = part.tagName === "TEMPLATE" ? [...part.content.children] : [];
-    for (const row of rows) {
-      const old = row.id && document.getElementById(row.id);
-      if (old) {
-        old.replaceWith(row);
-        swapped.push(row);
-      }
-    }
-    const target = rows.length ? null : document.getElementById(part.id);
-    if (target) {
-      target.replaceChildren(...part.childNodes);
+  for (const { target, row, inside } of swaps) {
+    if (row) {
+      target.replaceWith(row);
+      swapped.push(row);
+    } else {
+      target.replaceChildren(...inside.childNodes);
       swapped.push(target);
     }
   }

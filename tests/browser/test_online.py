@@ -148,6 +148,22 @@ def test_a_turn_by_keys_in_an_online_game(browser, server):
     expect(bo.locator("#messages")).to_contain_text("Ana rolled")
 
 
+def test_a_page_missing_a_pushed_row_is_sent_the_whole_game(browser, server):
+    """A push with a part the page does not have is not half applied: the page reconnects and
+    is sent the game as it is (static/js/game.js)."""
+    ana, bo = (browser.new_context().new_page() for _ in range(2))
+    start_online_game(ana, bo, server.url)
+    bo.evaluate("() => { document.getElementById('box-chance').id = 'renamed'; }")
+    ana.get_by_role("button", name=ROLL).click()
+    expect(bo.locator("#messages")).to_contain_text("Ana rolled")
+    ana.get_by_role("link", name=re.compile("Chance: would score")).click()
+    ana.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+    expect(bo.locator("#messages")).to_contain_text(re.compile(r"Ana scored \d+ points in Chance"))
+    expect(bo.locator("#box-chance td").first).to_have_text(re.compile(r"^\d+$"))
+    expect(bo.locator("#renamed")).to_have_count(0)  # the whole card came again
+    expect(bo.get_by_role("button", name=ROLL)).to_be_visible()
+
+
 def test_watching_a_game_live(browser, server):
     base = server.url
     ana = browser.new_context().new_page()
