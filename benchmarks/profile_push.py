@@ -10,8 +10,15 @@ counts for the script that called it. htmx and its ws extension are served unmin
 that their functions keep their names; the same code otherwise.
 
 The window is the task that handled the push: from its first sample to its last in the ws
-extension's message handler, everything sampled between (the garbage collector too). Each sample
-goes to the outermost of these it is under (so an event fired while cleaning up is clean-up):
+extension's message handler, everything sampled between (the garbage collector too). A game
+socket's redraws are swapped by static/js/game.js (``swapRedraw``, inside the extension's
+``htmx:wsBeforeMessage`` event): each of their samples goes to the first under it of parse
+(``framed``: the HTML parser, into an inert template), targets (``swapsOf``: finding each part's
+target by id), swap (``applySwaps``: replacing rows and containers' insides), process
+(``processNode``: htmx.process on the new content) and events (``triggerEvent``: the page's
+``htmx:wsAfterMessage`` listeners), else other. The frames htmx swaps itself (none of a game's
+today; the lobby's) go to the outermost of these they are under (so an event fired while
+cleaning up is clean-up):
 
 - parse: ``makeFragment`` (the HTML parser, into a template);
 - clean-up: ``cleanUpElement`` on the old content (an ``htmx:beforeCleanupElement`` event and
@@ -67,7 +74,16 @@ INNERMOST = {
 }
 # Chromium's per-page counters (DevTools' Performance.getMetrics), in seconds.
 RENDERING = {"RecalcStyleDuration": "style", "LayoutDuration": "layout"}
-STEPS = [*OUTERMOST.values(), *dict.fromkeys(INNERMOST.values()), "other"]
+# A game socket's redraws are swapped by static/js/game.js (``swapRedraw``, run inside the ws
+# extension's htmx:wsBeforeMessage event): its samples go to the first of these under it.
+GAME_JS = {
+    "framed": "parse",
+    "swapsOf": "targets",
+    "applySwaps": "swap",
+    "processNode": "process",
+    "triggerEvent": "events",
+}
+STEPS = [*OUTERMOST.values(), *dict.fromkeys(INNERMOST.values()), "targets", "swap", "other"]
 
 
 def serve_unminified(page: Page) -> None:
@@ -121,8 +137,12 @@ def breakdown(profile: dict) -> tuple[dict[str, float], float]:
     for i in range(first, last + 1):
         stack, delta = stacks[i], profile["timeDeltas"][i + 1] if i + 1 < len(stacks) else 0
         names = [frame["functionName"] for frame in stack]
-        step = next((OUTERMOST[name] for name in names if name in OUTERMOST), None)
-        step = step or next((INNERMOST[n] for n in reversed(names) if n in INNERMOST), "other")
+        if "swapRedraw" in names:
+            below = names[names.index("swapRedraw") + 1 :]
+            step = next((GAME_JS[name] for name in below if name in GAME_JS), "other")
+        else:
+            step = next((OUTERMOST[name] for name in names if name in OUTERMOST), None)
+            step = step or next((INNERMOST[n] for n in reversed(names) if n in INNERMOST), "other")
         steps[step] += delta / 1000
     return steps, sum(steps.values())
 

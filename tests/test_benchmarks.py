@@ -59,7 +59,7 @@ def test_bench_browser_prints_figures_for_each_kind_of_move():
 
 @pytest.mark.browser
 @pytest.mark.server  # the profiler starts uvicorn and Chromium itself
-def test_profile_push_splits_a_score_push_into_htmx_steps():
+def test_profile_push_splits_a_score_push_into_its_steps():
     """One turn has one score: its push's task is profiled and split into steps that add up."""
     result = subprocess.run(
         [sys.executable, "benchmarks/profile_push.py", "--moves", "5"],
@@ -69,12 +69,13 @@ def test_profile_push_splits_a_score_push_into_htmx_steps():
     assert "score pushes profiled: 1 " in result.stdout
     task = float(re.search(r"^task: mean (\d+\.\d+) ms", result.stdout, re.M)[1])
     steps = dict(re.findall(r"^\| ([a-z -]+) \| (\d+\.\d+) \| \d+% \|$", result.stdout, re.M))
-    assert {"parse", "clean-up", "process", "insert", "remove"} <= steps.keys(), result.stdout
+    assert {"parse", "targets", "swap", "process", "events"} <= steps.keys(), result.stdout
     # The steps share out the task's samples: all of them, each once.
     assert sum(map(float, steps.values())) == pytest.approx(task, abs=0.05), result.stdout
-    # htmx served unminified keeps its names: the clean-up of a whole game area, the largest
-    # step, always takes samples (a smaller one, such as the parse, may take none in one push).
-    assert float(steps["clean-up"]) > 0, result.stdout
+    # game.js's swap keeps its functions' names: its steps take the samples (one of them may
+    # take none in a single push, so together).
+    swap = sum(float(steps[name]) for name in ("parse", "targets", "swap", "process"))
+    assert swap > 0, result.stdout
     assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)
 
 

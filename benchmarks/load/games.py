@@ -42,7 +42,9 @@ class Seat:
         self.answers: asyncio.Queue[tuple[float, str]] = asyncio.Queue()  # to moves sent here
 
     async def open_socket(self, base: str, game_id: str) -> None:
-        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={self.visitor.tab}&rows=1"
+        # rows=1: as a page's game.js, which swaps card rows pushed on their own.
+        query = f"?tab={self.visitor.tab}&rows=1"
+        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/{query}"
         headers = {"Cookie": self.visitor.cookie_header(), "User-Agent": "bench_load"}
         self.socket = await connect(url, origin=base, additional_headers=headers, open_timeout=10)
         self.listener = asyncio.create_task(self._listen())

@@ -306,23 +306,20 @@ function swappable(node) {
   if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
   return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
 }
-document.addEventListener("htmx:wsBeforeMessage", (event) => {
-  const message = event.detail.message;
-  if (event.defaultPrevented || !isGameSocket(event)) return;
+// The frame's parts, parsed into an inert template (no new document, as the extension makes).
+function framed(message) {
   const frame = document.createElement("template");
   frame.innerHTML = message;
-  const parts = [...frame.content.children];
-  if (!parts.length || !parts.every(swappable)) return;
-  event.preventDefault();
-  // Each swap: a row that replaces the one of its id, or a container whose insides are replaced.
-  const swaps = parts.flatMap((part) =>
+  return [...frame.content.children];
+}
+// Each swap: a row that replaces the one of its id, or a container whose insides are replaced.
+function swapsOf(parts) {
+  return parts.flatMap((part) =>
     part.tagName === "TEMPLATE"
       ? [...part.content.children].map((row) => ({ target: document.getElementById(row.id), row }))
       : [{ target: document.getElementById(part.id), inside: part }]);
-  if (swaps.some(({ target }) => !target)) {
-    event.detail.socketWrapper.reconnect();
-    return;
-  }
+}
+function applySwaps(swaps) {
   const swapped = [];
   for (const { target, row, inside } of swaps) {
     if (row) {
@@ -333,8 +330,22 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
       swapped.push(target);
     }
   }
+  return swapped;
+}
+function swapRedraw(event) {
+  if (event.defaultPrevented || !isGameSocket(event)) return;
+  const parts = framed(event.detail.message);
+  if (!parts.length || !parts.every(swappable)) return;
+  event.preventDefault();
+  const swaps = swapsOf(parts);
+  if (swaps.some(({ target }) => !target)) {
+    event.detail.socketWrapper.reconnect();
+    return;
+  }
+  const swapped = applySwaps(swaps);
   for (const element of swapped) htmx.process(element);
   const autofocus = swapped.map((element) => element.querySelector("[autofocus]")).find(Boolean);
   if (autofocus) autofocus.focus();
   htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);
-});
+}
+document.addEventListener("htmx:wsBeforeMessage", swapRedraw);
