@@ -26,6 +26,7 @@ from daily.models import Attempt, Challenge
 from games import dice, services
 from games.flow import _
 from games.models import Game, Seat
+from history import summaries
 from history.models import Summary
 from lobby.models import Player
 from profiles import blocking
@@ -109,7 +110,11 @@ def finished(challenge: Challenge):
 
 
 def board(challenge: Challenge, by: str, visitor: str | None) -> tuple[list[Line], Line | None]:
-    """The best ``BOARD_SIZE`` attempts by score or by points lost, and this browser's line."""
+    """The best ``BOARD_SIZE`` attempts by score or by points lost, and this browser's line.
+
+    Attempts are valued by the perfect player when first shown (``history.summaries``): here.
+    """
+    summaries.value_missing(finished(challenge))
     rows = finished(challenge)
     if by == "loss":
         rows = rows.analysed().order_by("loss", "-total", "finished_at")

@@ -1,10 +1,14 @@
 """Summing up a finished game from its action log, once per person's seat (``history.Summary``).
 
 ``on_finish`` writes the summaries in the transaction of the action that finishes the game
-(``games.events.game_finishing``), so they commit with it. ``fill_missing`` works out, from the log,
-those a browser lacks: games that finished before summaries existed, and seats whose decisions could
-not be valued then because the strategy table was not loaded. Either way the numbers come from
-replaying the log, the same for every game.
+(``games.events.game_finishing``), so they commit with it: the totals, the result, the bonuses.
+Their decisions are valued by the perfect player later, when a page first shows them (``My
+games``, a profile, the day's boards: ``fill_missing`` and ``value_missing``): that analysis
+takes 15-35 ms of CPU a game, and in the last move it held up every other socket of its process
+(at 128 players on the stack, about one move in a hundred waited behind a game's end).
+``fill_missing`` also works out, from the log, summaries a browser lacks: games that finished
+before summaries existed. Either way the numbers come from replaying the log, the same for every
+game.
 
 Accuracy: each decision's expected points lost against the perfect player is turned into a score
 from 100 (the best move) down to 0, as Lichess turns what a chess move loses into an accuracy,
@@ -56,8 +60,11 @@ def analysis_of(game: Game, seat: int, actions=None) -> Analysis | None:
     )
 
 
-def summarise(game: Game, state: GameState | None = None, actions=None) -> list[Summary]:
-    """The summaries of a finished game's people (not saved), worked out from its log."""
+def summarise(
+    game: Game, state: GameState | None = None, actions=None, *, valued: bool = True
+) -> list[Summary]:
+    """The summaries of a finished game's people (not saved), worked out from its log; with
+    their decisions valued by the perfect player unless ``valued`` is false."""
     seats = game.ordered_seats()
     if actions is None:
         actions = actions_of(game)
@@ -69,7 +76,7 @@ def summarise(game: Game, state: GameState | None = None, actions=None) -> list[
         if seat.bot or not seat.visitor:
             continue
         card = state.cards[seat.position]
-        analysis = analysis_of(game, seat.position, actions)
+        analysis = analysis_of(game, seat.position, actions) if valued else None
         summaries.append(
             Summary(
                 seat=seat,
@@ -94,8 +101,9 @@ def summarise(game: Game, state: GameState | None = None, actions=None) -> list[
 
 
 def on_finish(sender, game: Game, state: GameState, **kwargs) -> None:
-    """Write the summaries of a game as it finishes (``games.events.game_finishing``)."""
-    Summary.objects.bulk_create(summarise(game, state))
+    """Write the summaries of a game as it finishes (``games.events.game_finishing``), their
+    decisions not valued yet (see the module's doc)."""
+    Summary.objects.bulk_create(summarise(game, state, valued=False))
 
 
 def fill_missing(visitor: str, limit: int = 50) -> int:
@@ -116,16 +124,26 @@ def fill_missing(visitor: str, limit: int = 50) -> int:
     any_unvalued = unvalued.exists()
     if not any_unvalued and not finished.exists():
         return 0
-    done = 0
-    if any_unvalued and advice.is_ready():
-        for summary in unvalued.select_related("seat")[:limit]:
-            game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
-            analysis = analysis_of(game, summary.seat.position)
-            if analysis is not None:
-                _value(summary, analysis)
-                done += 1
+    done = value_missing(unvalued, limit) if any_unvalued else 0
     for game_id in finished.values_list("pk", flat=True)[: max(limit - done, 0)]:
         done += _summarise_again(game_id)
+    return done
+
+
+def value_missing(unvalued, limit: int = 50) -> int:
+    """Value the decisions of up to ``limit`` of these summaries not valued yet; how many.
+
+    None while the perfect player's table is not loaded: they stay for a later view.
+    """
+    if not advice.is_ready():
+        return 0
+    done = 0
+    for summary in unvalued.filter(decisions__isnull=True).select_related("seat")[:limit]:
+        game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
+        analysis = analysis_of(game, summary.seat.position)
+        if analysis is not None:
+            _value(summary, analysis)
+            done += 1
     return done
 
 

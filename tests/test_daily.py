@@ -129,6 +129,8 @@ def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
     assert scores["ana"].total == ana.seats.get().card().total
     challenge = Challenge.objects.get()
     by_score, own = daily.board(challenge, "score", "ana")
+    scores = {s.visitor: s for s in Summary.objects.all()}  # valued by the board (history)
+    assert None not in [s.loss for s in scores.values()]
     expected = sorted(scores.values(), key=lambda s: (-s.total, s.loss))
     assert [line.name for line in by_score] == [
         {"ana": "Ana", "bo": "Bo"}[s.visitor] for s in expected

@@ -95,6 +95,10 @@ def test_a_summary_is_written_as_the_game_finishes(strategy_tables):
     assert (summary.mode, summary.result, summary.complete, summary.forfeited) == (
         "solo", 1.0, True, False,
     )  # fmt: skip
+    # Its decisions are valued when a page first shows it, not in the game's last move.
+    assert (summary.decisions, summary.loss, summary.accuracy) == (None, None, None)
+    assert summaries.fill_missing(VISITOR) == 1  # as My games and the profile do
+    summary.refresh_from_db()
     losses = logged_decisions(game, advisor=strategy_tables[True])
     assert summary.decisions == len(losses) == 13
     assert summary.loss == pytest.approx(sum(losses))
@@ -103,6 +107,7 @@ def test_a_summary_is_written_as_the_game_finishes(strategy_tables):
 
 def test_a_missing_summary_is_worked_out_from_the_log(strategy_tables):
     game = make_game(GAME_237)
+    summaries.fill_missing(VISITOR)
     written = Summary.objects.get(game=game)
     kept = {f: getattr(written, f) for f in ("total", "yahtzees", "loss", "accuracy", "decisions")}
     written.delete()  # as a game from before summaries: none
@@ -131,6 +136,7 @@ def test_solo_stats_match_the_hand_counted_games(strategy_tables):
     games = [make_game(GAME_306), make_game(GAME_237), fill_all_but((), yahtzee=0)]
     make_game(GAME_306[:5])  # not finished: not counted
     make_game(GAME_306, visitor="someone-else")  # another browser's
+    summaries.fill_missing(VISITOR)  # their decisions valued, as My games does first
     solo = stats.stats(VISITOR, Game.Mode.SOLO)
     assert solo.games == 3
     assert solo.average == pytest.approx((306 + 237 + 34) / 3)
@@ -167,6 +173,7 @@ def test_online_stats_count_each_players_own_seat(strategy_tables):
     bo_turns = [((1, 2, 3, 5, 6), box) for box in CATEGORIES]  # 34
     play_online(game, GAME_306, bo_turns)
     assert game.status == Game.Status.FINISHED
+    summaries.fill_missing("bo")  # Bo's decisions valued, as the profile page does first
     ana_stats, bo_stats = stats.stats("ana", "online"), stats.stats("bo", "online")
     assert (ana_stats.games, ana_stats.best, ana_stats.yahtzees_per_game) == (1, 306, 1)
     assert (bo_stats.games, bo_stats.best, bo_stats.bonus_rate) == (1, 34, 0)
@@ -327,10 +334,12 @@ def test_spanish_my_games():
 
 def test_kept_stats_hold_until_a_summary_is_added_or_valued():
     make_game(GAME_306)
+    summaries.fill_missing(VISITOR)
     first = stats.sections(VISITOR)[0]["stats"]
     assert StatsCache.objects.get(visitor=VISITOR).summaries == 1
     assert stats.sections(VISITOR)[0]["stats"] == first  # read back from what was kept
     make_game(GAME_237)  # a new summary: the kept stats no longer hold
+    summaries.fill_missing(VISITOR)
     again = stats.sections(VISITOR)[0]["stats"]
     assert (again.games, again.best, again.median) == (2, 306, 271.5)
     assert again == stats.stats(VISITOR, "solo")

@@ -208,10 +208,10 @@ def practice_position(client, n: int = 0) -> tuple[str, dict]:
 
 
 def test_practice_offers_the_costliest_decisions_worst_first(table):
+    page = client_for().get("/me/practice/").text  # values the games' decisions (history)
     summaries = list(Summary.objects.of_visitor(VISITOR))
     losses = sorted((e["loss"] for s in summaries for e in s.costliest), reverse=True)[:10]
     assert losses  # the first-box strategy of the factory loses points
-    page = client_for().get("/me/practice/").text
     assert f"Position 1 of {len(losses)}" in page
     assert "What would you do?" in page
     assert len(losses) > 1

@@ -11,7 +11,7 @@ from games.flow import GameState
 from games.models import Action, Game
 from games.presenters.replay import Positions
 from history.models import Summary
-from history.summaries import accuracy
+from history.summaries import accuracy, fill_missing
 from tests.clients import client_for
 from tests.factories import play_out
 from tests.test_timer import BO, at, timed_game
@@ -69,6 +69,7 @@ def test_the_summary_counts_only_the_players_own_decisions(timed_out_game, strat
     start = log.index((0, "timeout", {}))
     end = next(i for i, a in enumerate(log) if a[1] == "score" and a[2].get("timed_out"))
     served = [n for n in decision_seqs(log, 0) if start < n <= end]
+    fill_missing(BO)  # as My games does before showing it
     summary = Summary.objects.get(game=timed_out_game, visitor=BO)
     assert summary.decisions == len(own.decisions) == len(decision_seqs(log, 0)) - len(served)
     assert summary.accuracy == pytest.approx(
