@@ -13,6 +13,7 @@ from django.utils import translation
 from games import services
 from games.forms import MOVES, read_move
 from games.live.csrf import csrf_matches, masked
+from games.live.redraws import read_ahead
 from games.live.sending import deliver
 from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
 from games.models import Game
@@ -129,6 +130,7 @@ def apply_move(page: SocketPage, data) -> Outcome | None:
             if game is None:
                 return None
             return Outcome(game, ["game"], {"error": services.translate_refusal(refusal)})
+        read_ahead(game, page.visitor)
         # A move's parts include the message line (or the whole game area, which has it).
         return Outcome(game, list(services.changed_parts(move.kind)), {})
 

@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from games.live.csrf import CSRF_SLOT
 from games.live.pages import group_name
 from games.live.sending import broadcast, kept
-from games.models import Game
+from games.models import Action, Game
 from games.presenters.page import game_context, render_parts
 
 logger = logging.getLogger(__name__)
@@ -118,6 +118,23 @@ def redraws(
         # "pending": the pages whose redraw follows in a later message of this move.
         views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
         yield group_name(game_id), message | views
+
+
+def read_ahead(game: Game, mover: str | None) -> None:
+    """Read what this move's redraws and answer will need from the database, here: on the mover
+    thread (``games.live.moves.apply_move``), not on the event loop that renders them.
+
+    The only query of a redraw is its seat's latest actions for the message line (``games.recent``
+    keeps them, but a page whose last redraw this process did not render reads them again: on the
+    stack, with a game's two players on different socket processes, nearly every move's). On the
+    loop that query held up every socket of the process for a round trip to PostgreSQL.
+    """
+    watched = game.watched_until is not None and game.watched_until > timezone.now()
+    for seat in game.ordered_seats():
+        if seat.visitor and (seat.visitor == mover or seat.connections > 0):
+            Action.objects.recent(game, seat)
+    if watched:
+        Action.objects.recent(game, None)
 
 
 # What wraps the card's rows pushed on their own (templates/games/play.html): only a page whose
