@@ -104,8 +104,8 @@ let retryTimer = null;
 const stalled = new Set(); // moves posted after their socket gave no answer, until the post ends
 function moveOf(form) {
   if (!form || form.tagName !== "FORM") return null;
-  const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
-  return move ? move[1] : null;
+  const move = form.dataset.move;
+  return ["roll", "hold", "score"].includes(move) ? move : null;
 }
 function keepUnsent(form) {
   delete form.dataset.sent;
@@ -170,6 +170,19 @@ document.addEventListener("htmx:wsClose", (event) => {
   awaiting.clear();
   for (const form of document.querySelectorAll("form[data-sent]")) delete form.dataset.sent;
   if (oldest) keepUnsent(oldest.form);
+});
+// The moves' forms carry no hx-post (play.html): htmx.process of a pushed redraw set up each hold
+// and roll form and its button, 44-55% of a score push's handling on the receiving page
+// (benchmarks/profile_push.py). One listener for all of them instead, here: a move's form,
+// however submitted (a tap, a key of page.js, requestSubmit below), is posted with htmx as its
+// hx-post did, so htmx's request events below see it as before (htmx:beforeRequest sends it over
+// the socket when it is open). Without htmx the form posts as a plain form.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || !moveOf(form) || !window.htmx) return;
+  event.preventDefault();
+  // A post that fails is handled by its events (postFailed below), not by the promise.
+  htmx.ajax("POST", form.getAttribute("action"), { source: form }).catch(() => {});
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
