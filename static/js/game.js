@@ -308,13 +308,13 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 // and for each part it parses the frame into a new document, clones it, and fires two events per
 // element it removes: a score's push of the whole game area took 8-12 ms on the receiving page,
 // of which a roll's two small parts already took about 4 (docs/benchmarks.md, session 14). The
-// new content is made htmx's (htmx.process) and the page hears htmx:wsAfterMessage as after the
-// extension's swap. The answers to this page's own moves come the same way, and so does the
-// chat's log. A frame with anything else is left to htmx, as are the other pages' sockets. The
-// page says it swaps rows (rows=1 on its socket's address, play.html): a page still running an
-// older game.js is pushed the whole game area instead. A frame with a part the page does not
-// have is not applied (its message line would claim a version the page does not show): the page
-// reconnects and is sent the whole game as it is.
+// new content that has htmx attributes is made htmx's (htmx.process, see needsHtmx) and the page
+// hears htmx:wsAfterMessage as after the extension's swap. The answers to this page's own moves
+// come the same way, and so does the chat's log. A frame with anything else is left to htmx, as
+// are the other pages' sockets. The page says it swaps rows (rows=1 on its socket's address,
+// play.html): a page still running an older game.js is pushed the whole game area instead. A
+// frame with a part the page does not have is not applied (its message line would claim a
+// version the page does not show): the page reconnects and is sent the whole game as it is.
 function swappable(node) {
   if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
   return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
@@ -345,6 +345,18 @@ function applySwaps(swaps) {
   }
   return swapped;
 }
+// What htmx.process would set up: elements with a request (hx-get, ...), a trigger, an extension,
+// or a socket of the ws extension. Not the moves' forms (see moveOf), and not the site's plain
+// forms, which htmx only watches for the button that submits them, for its own requests. Not
+// hx-on either: the site does not use it (htmx cannot run it without eval, which base.html's
+// htmx-config and the site's Content Security Policy turn off). A score's push to the player
+// whose turn it becomes has none of these (their dice and roll form, the card's rows): without
+// the forms' htmx.process its frame -> DOM p50 went 3.9-5.1 -> 1.9-2.2 ms (docs/benchmarks.md).
+const HTMX_WIRED = ["get", "post", "put", "patch", "delete"].map((verb) => `[hx-${verb}]`)
+  .concat(["[hx-trigger]", "[hx-ext]", "[hx-boost]", "[ws-connect]", "[ws-send]"]).join(", ");
+function needsHtmx(element) {
+  return element.matches(HTMX_WIRED) || element.querySelector(HTMX_WIRED) !== null;
+}
 function swapRedraw(event) {
   if (event.defaultPrevented || !isGameSocket(event)) return;
   const parts = framed(event.detail.message);
@@ -356,7 +368,7 @@ function swapRedraw(event) {
     return;
   }
   const swapped = applySwaps(swaps);
-  for (const element of swapped) htmx.process(element);
+  for (const element of swapped) if (needsHtmx(element)) htmx.process(element);
   const autofocus = swapped.map((element) => element.querySelector("[autofocus]")).find(Boolean);
   if (autofocus) autofocus.focus();
   htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);
