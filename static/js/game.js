@@ -351,7 +351,7 @@ function applySwaps(swaps) {
 // hx-on either: the site does not use it (htmx cannot run it without eval, which base.html's
 // htmx-config and the site's Content Security Policy turn off). A score's push to the player
 // whose turn it becomes has none of these (their dice and roll form, the card's rows): without
-// the forms' htmx.process its frame -> DOM p50 went 3.9-5.1 -> 1.9-2.2 ms (docs/benchmarks.md).
+// the forms' htmx.process its frame -> DOM p50 went 3.7-5.1 -> 1.9-2.2 ms (docs/benchmarks.md).
 const HTMX_WIRED = ["get", "post", "put", "patch", "delete"].map((verb) => `[hx-${verb}]`)
   .concat(["[hx-trigger]", "[hx-ext]", "[hx-boost]", "[ws-connect]", "[ws-send]"]).join(", ");
 function needsHtmx(element) {
