@@ -104,8 +104,8 @@ let retryTimer = null;
 const stalled = new Set(); // moves posted after their socket gave no answer, until the post ends
 function moveOf(form) {
   if (!form || form.tagName !== "FORM") return null;
-  const move = /\/(roll|hold|score)\/$/.exec(form.getAttribute("hx-post") || "");
-  return move ? move[1] : null;
+  const move = form.dataset.move;
+  return ["roll", "hold", "score"].includes(move) ? move : null;
 }
 function keepUnsent(form) {
   delete form.dataset.sent;
@@ -170,6 +170,19 @@ document.addEventListener("htmx:wsClose", (event) => {
   awaiting.clear();
   for (const form of document.querySelectorAll("form[data-sent]")) delete form.dataset.sent;
   if (oldest) keepUnsent(oldest.form);
+});
+// The moves' forms carry no hx-post (play.html): htmx.process of a pushed redraw set up each hold
+// and roll form and its button, 44-55% of a score push's handling on the receiving page
+// (benchmarks/profile_push.py). One listener for all of them instead, here: a move's form,
+// however submitted (a tap, a key of page.js, requestSubmit below), is posted with htmx as its
+// hx-post did, so htmx's request events below see it as before (htmx:beforeRequest sends it over
+// the socket when it is open). Without htmx the form posts as a plain form.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || !moveOf(form) || !window.htmx) return;
+  event.preventDefault();
+  // A post that fails is handled by its events (postFailed below), not by the promise.
+  htmx.ajax("POST", form.getAttribute("action"), { source: form }).catch(() => {});
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   const form = event.detail.elt;
@@ -295,13 +308,13 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 // and for each part it parses the frame into a new document, clones it, and fires two events per
 // element it removes: a score's push of the whole game area took 8-12 ms on the receiving page,
 // of which a roll's two small parts already took about 4 (docs/benchmarks.md, session 14). The
-// new content is made htmx's (htmx.process) and the page hears htmx:wsAfterMessage as after the
-// extension's swap. The answers to this page's own moves come the same way, and so does the
-// chat's log. A frame with anything else is left to htmx, as are the other pages' sockets. The
-// page says it swaps rows (rows=1 on its socket's address, play.html): a page still running an
-// older game.js is pushed the whole game area instead. A frame with a part the page does not
-// have is not applied (its message line would claim a version the page does not show): the page
-// reconnects and is sent the whole game as it is.
+// new content that has htmx attributes is made htmx's (htmx.process, see needsHtmx) and the page
+// hears htmx:wsAfterMessage as after the extension's swap. The answers to this page's own moves
+// come the same way, and so does the chat's log. A frame with anything else is left to htmx, as
+// are the other pages' sockets. The page says it swaps rows (rows=1 on its socket's address,
+// play.html): a page still running an older game.js is pushed the whole game area instead. A
+// frame with a part the page does not have is not applied (its message line would claim a
+// version the page does not show): the page reconnects and is sent the whole game as it is.
 function swappable(node) {
   if (node.tagName === "TEMPLATE") return node.hasAttribute("data-rows");
   return node.getAttribute("hx-swap-oob") === "innerHTML" && Boolean(node.id);
@@ -332,6 +345,18 @@ function applySwaps(swaps) {
   }
   return swapped;
 }
+// What htmx.process would set up: elements with a request (hx-get, ...), a trigger, an extension,
+// or a socket of the ws extension. Not the moves' forms (see moveOf), and not the site's plain
+// forms, which htmx only watches for the button that submits them, for its own requests. Not
+// hx-on either: the site does not use it (htmx cannot run it without eval, which base.html's
+// htmx-config and the site's Content Security Policy turn off). A score's push to the player
+// whose turn it becomes has none of these (their dice and roll form, the card's rows): without
+// the forms' htmx.process its frame -> DOM p50 went 3.7-5.1 -> 1.9-2.2 ms (docs/benchmarks.md).
+const HTMX_WIRED = ["get", "post", "put", "patch", "delete"].map((verb) => `[hx-${verb}]`)
+  .concat(["[hx-trigger]", "[hx-ext]", "[hx-boost]", "[ws-connect]", "[ws-send]"]).join(", ");
+function needsHtmx(element) {
+  return element.matches(HTMX_WIRED) || element.querySelector(HTMX_WIRED) !== null;
+}
 function swapRedraw(event) {
   if (event.defaultPrevented || !isGameSocket(event)) return;
   const parts = framed(event.detail.message);
@@ -343,7 +368,7 @@ function swapRedraw(event) {
     return;
   }
   const swapped = applySwaps(swaps);
-  for (const element of swapped) htmx.process(element);
+  for (const element of swapped) if (needsHtmx(element)) htmx.process(element);
   const autofocus = swapped.map((element) => element.querySelector("[autofocus]")).find(Boolean);
   if (autofocus) autofocus.focus();
   htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);

@@ -242,3 +242,46 @@ def test_a_refusal_shows_when_the_pages_own_other_answer_redrew_the_lists(browse
     held[0].continue_()
     expect(bo.locator("#lobby-error")).to_have_text("That challenge was cancelled.")
     assert not [e for e in errors if "oobErrorNoTarget" in e], errors
+
+
+def dice_labels(page: Page) -> list[str]:
+    """The five dice as a screen reader reads them ("Die 1: 4")."""
+    return [die.get_attribute("aria-label") or "" for die in page.locator("#dice .die").all()]
+
+
+def test_moves_on_a_pushed_redraw_go_over_the_socket_and_are_posted_without_it(browser, server):
+    """The moves' forms come in pushed redraws that htmx does not process (static/js/game.js):
+    tapped, a die is still held over the open socket; with the socket closed for good, a tap is
+    posted and shows on both pages."""
+    ana, bo = (browser.new_context().new_page() for _ in range(2))
+    over_socket, posted = [], []
+    count_moves(bo, over_socket, posted)
+    bo_sockets = []
+
+    def game_socket(socket) -> None:
+        socket.connect_to_server()  # passed through both ways, until closed below
+        bo_sockets.append(socket)
+
+    bo.route_web_socket(re.compile(r"/ws/game/"), game_socket)
+    start_online_game(ana, bo, server.url)
+    take_turn(ana, bo, "Ana")  # Bo's dice and Roll button come in the push of Ana's score
+    bo.get_by_role("button", name=ROLL).click()
+    expect(ana.locator("#messages")).to_contain_text("Bo rolled")
+    bo.get_by_role("button", name=re.compile(r"^Die 1: \d")).click()
+    expect(bo.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+    expect(ana.locator("#dice .die.held")).to_have_count(1)
+    assert (len(over_socket), len(posted)) == (2, 0)
+
+    # A close the ws extension does not retry: the page has no socket from now on.
+    bo_sockets[-1].close(code=1000)
+    bo.wait_for_timeout(200)
+    bo.get_by_role("button", name=re.compile(r"^Die 2: \d")).click()
+    expect(bo.locator("#die-1")).to_have_attribute("aria-pressed", "true")
+    expect(ana.locator("#dice .die.held")).to_have_count(2)
+    bo.get_by_role("button", name=ROLL).click()
+    expect(bo.get_by_role("button", name="Roll again (1 left)")).to_be_visible()
+    for die, label in zip(ana.locator("#dice .die").all(), dice_labels(bo), strict=True):
+        expect(die).to_have_attribute("aria-label", re.compile("^" + re.escape(label)))
+    pick_and_score(bo, ana, "Bo")
+    assert len(over_socket) == 2 and len(posted) == 3  # the hold, the roll and the score: posted
+    assert all(request.response().status == 200 for request in posted)
