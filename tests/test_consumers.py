@@ -14,9 +14,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import consumers, services
+from games import consumers, recent, services
 from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
 from games.models import Action, Game, Seat
@@ -441,6 +442,40 @@ async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkey
     )
     await next_answer(ana)
     assert seen == [("bo", 0, 0), ("", 1, 0), ("answer", 1, 1)]
+    assert "Ana rolled" in await bo.receive_from() and "Ana rolled" in await watcher.receive_from()
+    for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
+async def test_a_moves_redraws_and_answer_render_without_asking_the_database(monkeypatch):
+    """What the message lines need is read on the mover thread with the move: the rendering, on
+    the event loop, waits for no database (here nothing kept from earlier redraws, as on a
+    socket process that did not apply the game's last moves)."""
+    game = await new_online_game()
+    ana = await connect(f"/ws/game/{game.id}/?tab=ana-tab", "ana", "csrftoken=" + TOKEN)
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    watcher = await connect(f"/ws/game/{game.id}/", None)
+    for socket in (ana, bo, watcher):
+        await drain(socket)
+    recent.kept_actions.clear()
+    queries = []  # (who, how many queries its rendering made)
+    render_context, answer_to = redraws.render_context, moves.answer_to
+
+    def counted(who, render, *args):
+        with CaptureQueriesContext(connections["default"]) as made:
+            html = render(*args)
+        queries.append((who, len(made)))
+        return html
+
+    monkeypatch.setattr(
+        redraws, "render_context", lambda g, v, *a: counted(v, render_context, g, v, *a)
+    )
+    monkeypatch.setattr(moves, "answer_to", lambda *args: counted("answer", answer_to, *args))
+    await ana.send_json_to(
+        {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    )
+    assert "You rolled" in await next_answer(ana)
+    assert queries == [("bo", 0), ("", 0), ("answer", 0)]
     assert "Ana rolled" in await bo.receive_from() and "Ana rolled" in await watcher.receive_from()
     for socket in (ana, bo, watcher):
         await socket.disconnect()
