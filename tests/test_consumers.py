@@ -415,15 +415,22 @@ async def test_frames_past_what_a_person_taps_are_dropped_unanswered(monkeypatch
     await page.disconnect()
 
 
-async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkeypatch):
-    """Bo's redraw is on his socket before the watchers' is rendered, and theirs before the
-    mover's answer: no page waits for another's rendering."""
+async def pages_of_a_new_game():
+    """Ana's page (tab "ana-tab", the token TOKEN), Bo's and a watcher's on a new online game,
+    each past its catch-up."""
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/?tab=ana-tab", "ana", "csrftoken=" + TOKEN)
     bo = await connect(f"/ws/game/{game.id}/", "bo")
     watcher = await connect(f"/ws/game/{game.id}/", None)
     for socket in (ana, bo, watcher):
         await drain(socket)
+    return ana, bo, watcher
+
+
+async def test_each_redraw_of_a_move_goes_out_before_the_next_is_rendered(monkeypatch):
+    """Bo's redraw is on his socket before the watchers' is rendered, and theirs before the
+    mover's answer: no page waits for another's rendering."""
+    ana, bo, watcher = await pages_of_a_new_game()
     seen = []  # what was about to be rendered, and how many messages Bo and the watcher had
     render_context, answer_to = redraws.render_context, moves.answer_to
 
@@ -451,12 +458,7 @@ async def test_a_moves_redraws_and_answer_render_without_asking_the_database(mon
     """What the message lines need is read on the mover thread with the move: the rendering, on
     the event loop, waits for no database (here nothing kept from earlier redraws, as on a
     socket process that did not apply the game's last moves)."""
-    game = await new_online_game()
-    ana = await connect(f"/ws/game/{game.id}/?tab=ana-tab", "ana", "csrftoken=" + TOKEN)
-    bo = await connect(f"/ws/game/{game.id}/", "bo")
-    watcher = await connect(f"/ws/game/{game.id}/", None)
-    for socket in (ana, bo, watcher):
-        await drain(socket)
+    ana, bo, watcher = await pages_of_a_new_game()
     recent.kept_actions.clear()
     queries = []  # (who, how many queries its rendering made)
     render_context, answer_to = redraws.render_context, moves.answer_to
