@@ -84,6 +84,11 @@ def test_a_whole_game_by_clicking_then_reopen_and_finish(page: Page, base: str):
     page.get_by_role("link", name=re.compile(r"\d+ points?$")).first.click()
     expect(page.locator("#total-0")).to_have_text(str(shown_total))
 
+    # My games: the game, and its decisions valued by the perfect player (on this first view).
+    page.get_by_role("link", name="My games").click()
+    expect(page.get_by_text("Over 1 game played to the end.")).to_be_visible()
+    expect(page.get_by_text("Accuracy", exact=True)).to_be_visible()
+
 
 def test_keyboard_only_turn(page: Page, base: str):
     start_game(page, base)
