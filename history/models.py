@@ -1,9 +1,10 @@
 """What each finished game came to, per seat: the cache behind My games, the stats and the boards.
 
 A ``Summary`` is worked out from the game's action log (``history.summaries``), never kept by hand:
-written in the transaction of the action that finishes the game, and worked out again from the log
-whenever it is missing (games from before, or a seat analysed while the strategy table was not
-loaded). A finished game never changes, so a summary of it stays exact.
+written in the transaction of the action that finishes the game, its decisions valued by the
+perfect player when a page first shows it, and worked out again from the log whenever it is
+missing (games from before summaries). A finished game never changes, so a summary of it stays
+exact.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class Summary(models.Model):
     # Every box filled: the stats count only these (a game ended early, when a player left or
     # was left out, leaves cards half full, whose totals say nothing of how one plays).
     complete = models.BooleanField(default=True)
-    # Valued by the perfect player (None until it could be: its table was not loaded).
+    # Valued by the perfect player (None until a page shows it, or while its table is not loaded).
     decisions = models.PositiveSmallIntegerField(null=True)
     loss = models.FloatField(null=True)  # expected points lost, over the whole game
     # The mean of the decisions' accuracies (``summaries.accuracy``): kept, because it cannot be
@@ -69,7 +70,7 @@ class Summary(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["visitor", "-finished_at"], name="summaries_of_a_visitor"),
-            # What ``summaries.fill_missing`` looks for on every view: usually nothing.
+            # What ``summaries.fill_missing`` looks for on every view: the games not shown yet.
             models.Index(
                 fields=["visitor"],
                 condition=models.Q(decisions__isnull=True),

@@ -5,7 +5,7 @@
 Their decisions are valued by the perfect player later, when a page first shows them (``My
 games``, a profile, the day's boards: ``fill_missing`` and ``value_missing``): that analysis
 takes 15-35 ms of CPU a game, and in the last move it held up every other socket of its process
-(at 128 players on the stack, about one move in a hundred waited behind a game's end).
+(``bench_live.py``: the slowest score 41-55 ms before, 12-18 ms after, docs/benchmarks.md).
 ``fill_missing`` also works out, from the log, summaries a browser lacks: games that finished
 before summaries existed. Either way the numbers come from replaying the log, the same for every
 game.
@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import advice
@@ -66,7 +67,7 @@ def summarise(
     """The summaries of a finished game's people (not saved), worked out from its log; with
     their decisions valued by the perfect player unless ``valued`` is false."""
     seats = game.ordered_seats()
-    if actions is None:
+    if actions is None and (valued or state is None):  # the last move's own: not read again
         actions = actions_of(game)
     if state is None:
         state = replay(actions, len(seats), multiple_yahtzees=game.multiple_yahtzees)
@@ -110,7 +111,7 @@ def fill_missing(visitor: str, limit: int = 50) -> int:
     """Work out up to ``limit`` of this browser's missing summaries from the logs; how many.
 
     Missing: finished games with no summary of this browser's seats, and summaries whose
-    decisions were not valued yet (while the strategy table was not loaded).
+    decisions were not valued yet (every game's until a page shows it, see the module's doc).
     """
     if not visitor:
         return 0
@@ -130,15 +131,18 @@ def fill_missing(visitor: str, limit: int = 50) -> int:
     return done
 
 
-def value_missing(unvalued, limit: int = 50) -> int:
-    """Value the decisions of up to ``limit`` of these summaries not valued yet; how many.
+def value_missing(summaries: QuerySet[Summary], limit: int = 50) -> int:
+    """Value the decisions of up to ``limit`` of these summaries not valued yet, the newest
+    games first (the ones pages show first); how many.
 
-    None while the perfect player's table is not loaded: they stay for a later view.
+    None while the perfect player's table is not loaded: they stay for a later view. Two
+    requests may value the same summary at once: both write the same numbers.
     """
     if not advice.is_ready():
         return 0
     done = 0
-    for summary in unvalued.filter(decisions__isnull=True).select_related("seat")[:limit]:
+    unvalued = summaries.filter(decisions__isnull=True).order_by("-finished_at")
+    for summary in unvalued.select_related("seat")[:limit]:
         game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
         analysis = analysis_of(game, summary.seat.position)
         if analysis is not None:

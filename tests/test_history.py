@@ -122,6 +122,13 @@ def test_a_missing_summary_is_worked_out_from_the_log(strategy_tables):
     assert summaries.fill_missing(VISITOR) == 0
 
 
+def test_the_newest_games_are_valued_first(strategy_tables):
+    older, newer = make_game(GAME_306), make_game(GAME_237)
+    assert summaries.value_missing(Summary.objects.filter(visitor=VISITOR), limit=1) == 1
+    valued = Summary.objects.filter(visitor=VISITOR).analysed()
+    assert [s.game_id for s in valued] == [newer.id] != [older.id]
+
+
 @pytest.mark.parametrize(
     ("loss", "expected"), [(0, 100.0), (1, 95.6), (3, 87.4), (8, 69.7), (25, 31.6), (500, 0.0)]
 )

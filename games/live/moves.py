@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import NamedTuple
 
@@ -19,6 +20,8 @@ from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_th
 from games.models import Game
 from games.presenters.page import game_context, render_parts
 from games.rules import IllegalMove
+
+logger = logging.getLogger(__name__)
 
 # Marks the answer to this page's own move: the page applies it even when it shows no newer
 # version than the page has (a refusal), unlike a push (see static/js/game.js).
@@ -130,7 +133,10 @@ def apply_move(page: SocketPage, data) -> Outcome | None:
             if game is None:
                 return None
             return Outcome(game, ["game"], {"error": services.translate_refusal(refusal)})
-        read_ahead(game, page.visitor)
+        try:
+            read_ahead(game, page.visitor)
+        except Exception:  # only a head start: the rendering reads what it lacks itself
+            logger.exception("Could not read ahead for the redraws of game %s", page.game_id)
         # A move's parts include the message line (or the whole game area, which has it).
         return Outcome(game, list(services.changed_parts(move.kind)), {})
 

@@ -124,10 +124,12 @@ def read_ahead(game: Game, mover: str | None) -> None:
     """Read what this move's redraws and answer will need from the database, here: on the mover
     thread (``games.live.moves.apply_move``), not on the event loop that renders them.
 
-    The only query of a redraw is its seat's latest actions for the message line (``games.recent``
-    keeps them, but a page whose last redraw this process did not render reads them again: on the
-    stack, with a game's two players on different socket processes, nearly every move's). On the
-    loop that query held up every socket of the process for a round trip to PostgreSQL.
+    While a game is played, a redraw's one query is its seat's latest actions for the message line
+    (``games.recent`` keeps them, but a page whose last redraw this process did not render reads
+    them again: on the stack, with a game's two players on different socket processes, nearly
+    every move's). On the loop that query held up every socket of the process for a round trip
+    to PostgreSQL. (The move that ends a game also reads its rematch and rating changes while
+    rendering: once a game, left there.)
     """
     watched = game.watched_until is not None and game.watched_until > timezone.now()
     for seat in game.ordered_seats():
