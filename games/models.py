@@ -178,6 +178,11 @@ class Game(models.Model):
         return sorted(self.seats.all(), key=lambda seat: seat.position)
 
     @property
+    def watched(self) -> bool:
+        """A watcher's page is open on the game (``watched_until`` not past)."""
+        return self.watched_until is not None and self.watched_until > timezone.now()
+
+    @property
     def seed_revealed(self) -> bool:
         """True once the seed may be shown: the game is over, and so is its day if it has one."""
         if not self.seed or self.status != self.Status.FINISHED:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.utils import timezone, translation
+from django.utils import translation
 
 from games.live.csrf import CSRF_SLOT
 from games.live.pages import group_name
@@ -95,7 +95,7 @@ def redraws(
     message["version"] = game.log_length  # the log position the parts were chosen for
     open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
     here = [visitor for visitor in open_pages if visitor != mover]
-    if game.watched_until is not None and game.watched_until > timezone.now():
+    if game.watched:
         here.append("")  # the watchers' redraw: they all see the same
     mover_pages = next((s.connections for s in seats if s.visitor == mover), 0)
     other_tabs = mover_pages > (1 if tab else 0)
@@ -131,11 +131,10 @@ def read_ahead(game: Game, mover: str | None) -> None:
     to PostgreSQL. (The move that ends a game also reads its rematch and rating changes while
     rendering: once a game, left there.)
     """
-    watched = game.watched_until is not None and game.watched_until > timezone.now()
     for seat in game.ordered_seats():
         if seat.visitor and (seat.visitor == mover or seat.connections > 0):
             Action.objects.recent(game, seat)
-    if watched:
+    if game.watched:
         Action.objects.recent(game, None)
 
 
