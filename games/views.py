@@ -245,7 +245,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         multiple_yahtzees=game.multiple_yahtzees,
         advisor=advisor,
     )
-    context = analysis_context(game, seat, result) | {"people": people}
+    context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
     return render(request, "games/analysis.html", context)
 
 
