@@ -3,12 +3,15 @@
 Each day (UTC) has a secret seed, made the first time someone opens it. An attempt is a solo game
 (multiple Yahtzees on) whose dice come from that seed (``games.dice``): a die rerolled on roll r of
 turn t in slot s has the same face for everyone, so two players who hold the same dice see the same
-rolls. With equal luck the boards compare skill: by score, and by the expected points lost against
-the perfect player (``history.Summary``, written as the attempt finishes).
+rolls. The boards rank by the expected points lost against the perfect player (``history.Summary``,
+written as the attempt finishes), the fair one: a throwaway attempt that rerolls everything sees
+every die of the day, but knowing the dice cannot lower the points lost (see ``board``); and by
+score, among profiles only, where knowing them could help, as the page says.
 
-The coach and the odds are off during an attempt (``games.presenters.coach.coach_allowed``); the
-analysis, the replay and the dice check open to its player when it is over, to others (and the
-seed to everyone) when the day is over (``Game.open_to``, ``Game.seed_revealed``).
+The coach and the odds are off during an attempt (``games.presenters.coach.coach_allowed``); its
+page is its player's until the day is over, and its replay and analysis (the perfect player's view
+of the day's positions) open to everyone, its player too, when the day is over, with the seed
+(``Game.open_to``, ``Game.daily_running``, ``Game.seed_revealed``).
 
 One attempt per browser, which a profile carries to its other devices: a second is refused; the
 one started can be resumed until it is finished, even after midnight.
@@ -112,13 +115,18 @@ def finished(challenge: Challenge):
 def board(challenge: Challenge, by: str, visitor: str | None) -> tuple[list[Line], Line | None]:
     """The best ``BOARD_SIZE`` attempts by score or by points lost, and this browser's line.
 
-    Attempts are valued by the perfect player when first shown (``history.summaries``): here.
+    Points lost is the fair board: each decision is valued against the perfect player, who does
+    not know the dice to come, so knowing them (from a scouting attempt in another browser) cannot
+    lower it. The score board can be helped by knowing them: it counts only profiles, each of which
+    has one attempt, and the page says so. Attempts are valued by the perfect player when first
+    shown (``history.summaries``): here.
     """
     summaries.value_missing(finished(challenge))
     rows = finished(challenge)
     if by == "loss":
         rows = rows.analysed().order_by("loss", "-total", "finished_at")
     else:
+        rows = rows.filter(visitor__in=Player.objects.values("visitor"))
         rows = rows.order_by("-total", "loss", "finished_at")
     top = list(rows[:BOARD_SIZE])
     key = (lambda s: s.loss) if by == "loss" else (lambda s: -s.total)

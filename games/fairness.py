@@ -19,7 +19,7 @@ from games import dice, services
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters.players import seat_name
-from games.responses import error_page, refused_page
+from games.responses import closed_page, error_page, refused_page
 from games.rules import IllegalMove
 
 
@@ -42,9 +42,8 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     """
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     not_yet = gettext("Not yet")
-    if not game.open_to(visitor_id(request)):
-        message = gettext("This game is private: only the browser that played it can see it.")
-        return error_page(request, gettext("Private game"), message, 403)
+    if (private := closed_page(request, game)) is not None:
+        return private
     if not game.seed:
         message = gettext(
             "This game is from before fair dice: its dice were stored as they were rolled, "

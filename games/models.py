@@ -189,11 +189,19 @@ class Game(models.Model):
             return False
         return self.reveal_after is None or self.reveal_after <= timezone.now()
 
+    @property
+    def daily_running(self) -> bool:
+        """A daily challenge's attempt whose day is not over: everyone still plays its dice, so
+        its replay and analysis (the perfect player's view of today's positions) wait, its
+        player's too."""
+        return self.reveal_after is not None and self.reveal_after > timezone.now()
+
     def open_to(self, visitor: str | None) -> bool:
-        """Whether this browser may see the game's replay, analysis and dice check: online games
-        are open to anyone with the link (as to their watchers), the others to the browser that
-        played them, or to anyone once it shared them; a daily challenge's attempt to its player,
-        and to everyone once the day is over (its board links them), not before."""
+        """Whether this browser may see the game at all: its page, socket, printable card and, once
+        it is over, its replay, analysis and dice check. Online games are open to anyone with the
+        link (as to their watchers); the others to the browser that played them, or to anyone once
+        it shared them; a daily challenge's attempt to its player, and to everyone once the day is
+        over (its board links them), not before."""
         own = bool(visitor) and any(seat.visitor == visitor for seat in self.ordered_seats())
         if self.reveal_after is not None:  # a daily challenge's dice are everyone's that day
             return own or self.reveal_after <= timezone.now()

@@ -99,10 +99,10 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
 
 
 def may_follow(game_id: str, visitor: str | None) -> bool:
-    """False for a daily challenge's attempt whose day is not over, but for its player:
-    everyone plays its dice that day (``Game.open_to``)."""
-    daily = Game.objects.filter(pk=game_id, reveal_after__gt=timezone.now())
-    return not daily.exists() or not is_watching(game_id, visitor)
+    """Whether this browser may open the game's socket: whoever may see its page
+    (``Game.open_to``: a solo game's own browser, a daily attempt's player while its day is on)."""
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    return game is None or game.open_to(visitor)
 
 
 def mark_watched(game_id: str) -> None:

@@ -2,7 +2,8 @@
 
 Online games are open to anyone with the link, as their watchers are. A solo, computer or
 pass-the-phone game is its browser's own until one of its players shares it (``Game.shared``);
-the same rule covers the analysis page.
+the same rule covers every view of a game (``games.responses.closed_page``). A daily challenge's
+attempt is replayed and analysed by nobody, its player included, until its day is over.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django_htmx.http import reswap
 from games.identity import visitor_id
 from games.models import Game
 from games.presenters.replay import Positions, replay_context
-from games.responses import error_page
+from games.responses import closed_page, error_page
 
 
 def game_log(game: Game) -> list[tuple[int, str, dict]]:
@@ -41,17 +42,20 @@ def refusal(request: HttpRequest, game: Game, verb: str) -> HttpResponse | None:
 
     ``verb`` says which: "replay" or "analyse".
     """
-    if not game.open_to(visitor_id(request)):
-        message = gettext(
-            "This game is private: only the browser that played it can see it, unless its "
-            "player shares it."
-        )
-        return error_page(request, gettext("Not your game"), message, 403)
+    if (private := closed_page(request, game)) is not None:
+        return private
     if game.status != Game.Status.FINISHED:
         if verb == "replay":
             message = gettext("A game can be replayed once it is over.")
         else:
             message = gettext("A game can be analysed once it is over.")
+        return error_page(request, gettext("Not yet"), message, 409)
+    if game.daily_running:  # today's positions with the perfect player's view: a scout's key
+        message = gettext(
+            "This is today's daily challenge: its replays and analyses open to everyone, you "
+            "too, when the day is over (UTC), so that no practice attempt can show the best "
+            "moves on today's dice."
+        )
         return error_page(request, gettext("Not yet"), message, 409)
     return None
 

@@ -27,12 +27,36 @@ def refused_page(request: HttpRequest, game_id: str, refusal: Exception) -> Http
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         return render(request, "games/not_found.html", {"error": error}, status=404)
+    if (private := closed_page(request, game)) is not None:  # a stranger's post shows nothing
+        return private
     if form_navigation(request):
         return refused_to(request, reverse("games:play", args=[game_id]), error, f"game-{game_id}")
     context = game_context(game, visitor_id(request), error=error, speed=playback.speed_of(request))
     if request.htmx:
         return render_fragments(request, context, ["game"], status=status)
     return render(request, "games/play.html", context, status=status)
+
+
+def closed_page(request: HttpRequest, game: Game) -> HttpResponse | None:
+    """The 403 page for a browser that may not see this game (``Game.open_to``), or None.
+
+    One rule for every view of a game (its page, printable card, replay, analysis, dice check):
+    a solo, computer or pass-the-phone game is its browser's own until shared, a daily
+    challenge's attempt its player's until the day is over; online games are open to all.
+    """
+    if game.open_to(visitor_id(request)):
+        return None
+    if game.reveal_after is not None:
+        message = gettext(
+            "This is someone's attempt at the daily challenge: everyone plays its dice today, so "
+            "it opens to others when the day is over."
+        )
+    else:
+        message = gettext(
+            "This game is private: only the browser that played it can see it, unless its "
+            "player shares it."
+        )
+    return error_page(request, gettext("Private game"), message, 403)
 
 
 def form_navigation(request: HttpRequest) -> bool:

@@ -19,7 +19,13 @@ from games.identity import visitor_id
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
-from games.responses import error_page, refusal_for, refused_page, render_fragments
+from games.responses import (
+    closed_page,
+    error_page,
+    refusal_for,
+    refused_page,
+    render_fragments,
+)
 from games.rules import IllegalMove
 
 
@@ -115,14 +121,9 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     if clock.overdue(game) and timeouts.enforce(game.id):  # its turn ran out: played first
         game = Game.objects.prefetch_related("seats").get(pk=game_id)
     visitor = visitor_id(request)
-    if game.reveal_after is not None and not game.open_to(visitor):
-        message = gettext(
-            "This is someone's attempt at the daily challenge: everyone plays its dice today, so "
-            "it opens to others when the day is over."
-        )
-        return error_page(request, gettext("Not yet"), message, 403)
-    # Playing moves back step by step is for those who may replay the game (Game.open_to).
-    at = _int_or_none(request.GET.get("at")) if request.htmx and game.open_to(visitor) else None
+    if (private := closed_page(request, game)) is not None:
+        return private
+    at = _int_or_none(request.GET.get("at")) if request.htmx else None
     hint = request.GET.get("hint") == "1"
     select = request.GET.get("select")
     speed = playback.speed_of(request)
@@ -175,6 +176,8 @@ def _last_own_action(game: Game, request: HttpRequest) -> int:
 def choose_speed(request: HttpRequest, game_id: str) -> HttpResponse:
     """Keep how fast the computer's turns play back for this browser (from a game's page)."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    if (private := closed_page(request, game)) is not None:
+        return private
     form = SpeedForm(request.POST)
     saved = form.is_valid()
     if saved:
@@ -242,7 +245,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         multiple_yahtzees=game.multiple_yahtzees,
         advisor=advisor,
     )
-    context = analysis_context(game, seat, result) | {"people": people}
+    context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
     return render(request, "games/analysis.html", context)
 
 
@@ -252,6 +255,8 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
     game = None
     if game_id is not None:
         game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+        if (private := closed_page(request, game)) is not None:
+            return private
     context = sheets.sheet_context(game, visitor_id(request))
     return render(request, "games/sheet.html", context)
 

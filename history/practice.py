@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
@@ -45,6 +46,8 @@ class Position:
 def positions_of(visitor: str) -> list[Position]:
     """The costliest decisions of this browser's recent analysed games, the worst first."""
     summaries = Summary.objects.of_visitor(visitor).analysed().select_related("seat")
+    # Not today's daily attempts: the best moves on the day's dice would help a second attempt.
+    summaries = summaries.exclude(game__reveal_after__gt=timezone.now())
     found = [
         Position(summary.game_id, summary.seat.position, entry["index"], entry["loss"])
         for summary in summaries[:RECENT_GAMES]

@@ -24,6 +24,12 @@ def start(visitor: str) -> Game:
     return Attempt.objects.get(visitor=visitor, challenge__day=daily.today()).game
 
 
+def profiles(*visitors: str) -> None:
+    """Give these browsers profiles (the board by score counts only profiles)."""
+    for visitor in visitors:
+        Player.objects.create(visitor=visitor, name=visitor.title(), name_key=visitor)
+
+
 def move(game: Game, visitor: str, kind: str, **params) -> None:
     game.refresh_from_db()
     services.perform(game.id, visitor, kind, params, game.step)
@@ -146,6 +152,7 @@ def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
 
 def test_your_place_is_shown_below_a_full_board_ties_sharing_a_place(monkeypatch):
     monkeypatch.setattr(daily, "BOARD_SIZE", 1)
+    profiles("ana", "bo", "cy")
     finish(start("ana"), "ana")
     finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
     finish(start("cy"), "cy")  # Ana's moves on the same dice: Ana's score
@@ -211,6 +218,7 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
 
 
 def test_equal_results_share_a_place_on_the_board():
+    profiles("ana", "bo", "cy")
     finish(start("ana"), "ana")
     finish(start("cy"), "cy")  # the same moves on the same dice: the same score and loss
     finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
@@ -223,15 +231,51 @@ def test_equal_results_share_a_place_on_the_board():
     assert len(tied) >= 2 and len(set(tied)) == 1
 
 
-def test_an_attempt_cannot_be_shared_or_replayed_by_others_before_its_day_is_over():
+def test_an_attempt_cannot_be_shared_replayed_or_analysed_by_anyone_before_its_day_is_over():
+    """A scout's finished attempt would show the perfect player's moves on the day's dice."""
     game = finish(start("ana"), "ana")
     response = client_for("ana").post(f"/game/{game.id}/replay/share/", {"share": "1"})
     assert response.status_code == 409 and "when the day is over" in response.content.decode()
     game.refresh_from_db()
     assert not game.shared
-    assert client_for("ana").get(f"/game/{game.id}/replay/").status_code == 200
-    assert client_for("bo").get(f"/game/{game.id}/replay/").status_code == 403
-    assert client_for("bo").get(f"/game/{game.id}/analysis/").status_code == 403
+    for address in ("replay/", "analysis/"):
+        own = client_for("ana").get(f"/game/{game.id}/{address}")
+        assert own.status_code == 409 and "you too, when the day is over" in own.content.decode()
+        assert client_for("bo").get(f"/game/{game.id}/{address}").status_code == 403
+    for page in (f"/game/{game.id}/", "/daily/", "/me/games/"):
+        shown = client_for("ana").get(page).content.decode()
+        assert f"/game/{game.id}/analysis/" not in shown and f"/game/{game.id}/replay/" not in shown
+    practice = client_for("ana").get("/me/practice/").content.decode()
+    assert game.id not in practice  # its costliest decisions are today's positions
+    Game.objects.filter(pk=game.pk).update(reveal_after=timezone.now() - dt.timedelta(seconds=1))
+    for visitor in ("ana", "bo"):
+        for address in ("replay/", "analysis/"):
+            assert client_for(visitor).get(f"/game/{game.id}/{address}").status_code == 200
+    assert f"/game/{game.id}/analysis/" in client_for("ana").get(f"/game/{game.id}/").text
+
+
+def test_the_fair_board_comes_first_and_the_board_by_score_counts_only_profiles():
+    """A throwaway browser that rerolled everything knows the day's dice: its attempt is on the
+    points-lost board (knowing the dice cannot lower that) but not on the board by score."""
+    profiles("ana")
+    scout = start("scout")
+    move(scout, "scout", "roll")
+    finish(scout, "scout")
+    finish(start("ana"), "ana")
+    challenge = Challenge.objects.get()
+    by_score, _ = daily.board(challenge, "score", None)
+    by_loss, _ = daily.board(challenge, "loss", None)
+    assert [line.name for line in by_score] == ["Ana"]
+    assert sorted(line.name for line in by_loss) == ["", "Ana"]
+    assert daily.board(challenge, "score", "scout") == (by_score, None)  # not even below it
+    page = client_for("cy").get("/daily/").content.decode()
+    fair = page.index("Fewest points lost")
+    assert fair < page.index("Best scores")
+    assert "the fair board" in page[fair : fair + 200]
+    assert "knowing them cannot help here" in page
+    assert "Profiles only, one attempt each. Knowing the dice could help here" in page
+    spanish = client_for("cy").get("/daily/", headers={"Accept-Language": "es"}).text
+    assert "el tablero justo" in spanish
 
 
 def test_an_attempt_left_unfinished_cannot_be_played_once_its_day_and_seed_are_out():

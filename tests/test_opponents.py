@@ -182,7 +182,7 @@ def test_play_again_keeps_the_seats():
     assert [s.name for s in again.ordered_seats()] == ["Ana", "Bo"]
     stranger = client_for("stranger")
     refused = stranger.post(f"/game/{game.id}/again/")
-    assert "not yours" in refusal_text(stranger, refused, 403)
+    assert "This game is private" in refusal_text(stranger, refused, 403)  # nor may they see it
     assert Game.objects.count() == 2
     assert len(CATEGORIES) == 13
 

@@ -344,7 +344,7 @@ def test_the_answer_stays_ticked_beside_its_grade(table):
     assert not re.findall(r'type="checkbox" name="keep" value="\d" checked>', answered)
 
 
-def test_the_game_page_plays_moves_back_only_to_those_who_may_replay_the_game():
+def test_the_game_page_plays_moves_back_only_to_its_player_a_stranger_sees_nothing():
     from tests.clients import HTMX, client_for
     from tests.factories import make_game
 
@@ -353,5 +353,33 @@ def test_the_game_page_plays_moves_back_only_to_those_who_may_replay_the_game():
     stranger = client_for("someone-else").get(f"/game/{game.id}/?at=1", headers=HTMX)
     shown = stranger.content.decode()
     assert 'data-version="1"' in own  # after the first action, stepping on from there
-    assert stranger.status_code == 200
-    assert 'data-version="4"' in shown and 'data-version="1"' not in shown  # the game as it is
+    assert stranger.status_code == 403  # an unshared solo game is its browser's own
+    assert "data-version" not in shown and "This game is private" in shown
+
+
+def test_the_analysis_says_you_only_to_the_players_browser_and_the_name_to_anyone_else(
+    strategy_tables,
+):
+    game, ana, bo = online_game()
+    play_out(game)
+    own = ana.get(f"/game/{game.id}/analysis/?seat=0").text
+    assert "decisions you gave away" in own and "You played:" in own
+    for reader, seat in ((bo, 0), (client_for("stranger"), 0)):
+        page = reader.get(f"/game/{game.id}/analysis/?seat={seat}").text
+        assert "you gave away" not in page and "You played" not in page
+        assert "decisions Ana gave away" in page and "Ana played:" in page
+        assert "added to the player" in page and "your expected" not in page
+    spanish = client_for("stranger").get(
+        f"/game/{game.id}/analysis/?seat=1", headers={"Accept-Language": "es"}
+    )
+    assert "que perdió Bo en" in spanish.text and "Jugada de Bo:" in spanish.text
+
+
+def test_a_shared_solo_games_analysis_names_no_one_you_to_a_stranger(strategy_tables):
+    game = play_out(make_game())
+    owner = client_for()
+    assert "you gave away" in owner.get(f"/game/{game.id}/analysis/").text
+    owner.post(f"/game/{game.id}/replay/share/", {"share": "1"})
+    page = client_for("stranger").get(f"/game/{game.id}/analysis/").text
+    assert "you gave away" not in page and "decisions Player gave away" in page
+    assert "Game analysis: Player" in page

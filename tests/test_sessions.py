@@ -47,7 +47,7 @@ def test_going_online_gives_the_identity_a_fresh_key():
     # The planted key no longer carries the identity that went online...
     assert "Choose a name to go online" in attacker.get("/online/").text
     refused = attacker.post(f"/game/{game.id}/roll/", {"step": 0})
-    assert "not yours" in refusal_text(attacker, refused, 403)
+    assert "This game is private" in refusal_text(attacker, refused, 403)  # nor may they see it
     # ...while the player keeps their name and their games.
     assert "You are online as Ana" in victim.get("/online/").text
     assert f"/game/{game.id}/" in victim.get("/").text
@@ -111,7 +111,9 @@ def test_a_request_sent_with_the_old_key_leaves_the_browser_its_identity():
     late = in_flight.get(f"/game/{game.id}/?at=1", headers={"HX-Request": "true"})
     browser.cookies.update(late.cookies)  # the browser takes whatever cookie that answer sets
 
-    assert late.status_code == 200
+    # The old key is nobody now: the solo game is private to it (Game.open_to), and the late
+    # answer says so without touching the browser's cookie.
+    assert late.status_code == 403
     assert settings.SESSION_COOKIE_NAME not in late.cookies
     assert online(browser) == "online as Ana"
     assert f"/game/{game.id}/" in browser.get("/").text

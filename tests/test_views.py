@@ -12,7 +12,7 @@ from games.appendonly import AppendOnly
 from games.models import Action, Game
 from games.rules import CATEGORIES
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text, url
-from tests.factories import VISITOR, act, fill_all_but, make_game
+from tests.factories import VISITOR, act, fill_all_but, make_game, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -276,18 +276,19 @@ def test_missing_step_is_stale():
 
 @pytest.mark.parametrize("headers", [{}, FORM_POST, HTMX], ids=["script", "form", "htmx"])
 def test_someone_elses_game_is_refused(headers):
+    """A solo game is its browser's own: a stranger's move is refused on every path with the
+    private game's page (no redirect to a page they may not see), and shows nothing of it."""
     game = make_game()
     before = snapshot(game)
     stranger = client_for("someone-else")
     response = stranger.post(url(game, "roll"), {"step": 0, "held": "00000"}, headers=headers)
-    assert "not yours" in refusal_text(stranger, response, 403)
+    assert response.status_code == 403 and "This game is private" in response.text
     nobody = Client()
     no_session = nobody.post(url(game, "roll"), {"step": 0}, headers=headers)
-    assert "not yours" in refusal_text(nobody, no_session, 403)
+    assert no_session.status_code == 403 and "This game is private" in no_session.text
     assert snapshot(game) == before
-    page = stranger.get(f"/game/{game.id}/").text
-    assert "You are watching this game." in page
-    assert 'id="roll-button"' not in page
+    page = stranger.get(f"/game/{game.id}/")
+    assert page.status_code == 403 and 'id="roll-button"' not in page.text
 
 
 def test_unknown_game_is_404_not_500():
@@ -396,6 +397,25 @@ def test_spanish_refusal_message():
         assert "Suerte ya está ocupada." in refusal_text(client, response, 400)
 
 
+def test_the_guide_says_what_the_game_does_with_the_dice_and_the_keys():
+    """The guide had the dice from the operating system's generator (they come from the game's
+    committed seed: docs/fair-dice.md) and Tab moving between the boxes (the page and page.js
+    use the arrow keys)."""
+    client = client_for()
+    game = make_game()
+    for language, arrows, seed, check in (
+        ("en", "the up and down arrows move between the boxes", "secret seed", "Check the dice"),
+        ("es", "las flechas arriba y abajo pasan", "semilla secreta", "Comprobar los dados"),
+    ):
+        headers = {"Accept-Language": language}
+        guide = client.get("/guide/", headers=headers).text
+        assert arrows in guide and seed in guide and check in guide
+        assert "operating system" not in guide and "sistema operativo" not in guide
+        assert "Tab moves between" not in guide and "Tab pasa de una casilla" not in guide
+        page = client.get(f"/game/{game.id}/", headers=headers).text
+        assert "↑ ↓" in page  # the game page's own line about the keys says the same
+
+
 def test_guide_and_sheets():
     client = client_for()
     guide = client.get("/guide/").text
@@ -417,7 +437,10 @@ def test_upper_bonus_line_once_the_upper_boxes_are_done():
 
 
 def test_a_watcher_is_not_told_it_played():
-    game = make_game([((1, 2, 3, 4, 6), "chance")])
+    game = fill_all_but(["chance"])
+    act(game, "roll", dice=(1, 2, 3, 4, 6))
+    act(game, "score", box="chance")
+    client_for().post(f"/game/{game.id}/replay/share/", {"share": "1"})  # now open to others
     page = client_for("stranger").get(f"/game/{game.id}/").text
     assert "The player scored 16 points in Chance." in page
     assert "Scored 16" not in page
@@ -454,16 +477,19 @@ def test_pages_answer_head_requests_as_monitors_send_them():
 
 
 def test_a_game_against_the_computer_names_its_player_you_only_to_that_player():
-    """A watcher saw "You is playing" and a "You" column; the printed card said "Score"."""
+    """A watcher saw "You is playing" and a "You" column; the printed card said "Score".
+    Such a game is its browser's own until it is over and shared: then others read "Player"."""
     game = services.start_game(VISITOR, ["", ""], mode=Game.Mode.COMPUTER, bots={1: "beginner"})
     own = client_for().get(f"/game/{game.id}/").text
-    watched = client_for("stranger").get(f"/game/{game.id}/").text
     assert "Roll the dice to start." in own
-    assert "Player is playing" in watched and not re.search(r"\bYou\b(?! are watching)", watched)
-    assert "No dice rolled yet." in watched and "Roll the dice to start." not in watched
+    assert client_for("stranger").get(f"/game/{game.id}/").status_code == 403
     headings = r'<th scope="col" class="player">([^<]*)</th>'
     own_sheet = client_for().get(f"/game/{game.id}/sheet/").text
     assert re.findall(headings, own_sheet) == ["You", "Beginner"]
+    play_out(game)
+    client_for().post(f"/game/{game.id}/replay/share/", {"share": "1"})
+    watched = client_for("stranger").get(f"/game/{game.id}/").text
+    assert not re.search(r"\bYou\b(?! are watching)", watched)
     watched_sheet = client_for("stranger").get(f"/game/{game.id}/sheet/").text
     assert re.findall(headings, watched_sheet) == ["Player", "Beginner"]
 

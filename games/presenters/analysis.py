@@ -34,8 +34,13 @@ GRADE_NAMES = {
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
 
 
-def analysis_context(game: Game, seat: Seat, result: Analysis) -> dict:
-    """The analysis page: summary, chart points, every decision and the three costliest."""
+def analysis_context(game: Game, seat: Seat, result: Analysis, viewer: str | None = None) -> dict:
+    """The analysis page: summary, chart points, every decision and the three costliest.
+
+    It speaks to the player ("you gave away") only in the browser that played the seat; anyone
+    else (a shared game, an online one) reads of the player by name.
+    """
+    own = not seat.bot and bool(viewer) and seat.visitor == viewer
 
     def row(decision: Decision) -> dict:
         return {
@@ -71,7 +76,8 @@ def analysis_context(game: Game, seat: Seat, result: Analysis) -> dict:
     return {
         "game": game,
         "seat": seat,
-        "name": seat_name(seat),
+        "own": own,
+        "name": seat_name(seat, own=own),
         "result": result,
         "rows": rows,
         "costliest": [rows[d.index] for d in result.costliest(3)],

@@ -217,8 +217,9 @@ def game_context(
         "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
         "coach": coaching,
         "live": online or seat is None,
-        # Its replay, analysis and dice check are open to this browser (Game.open_to).
-        "reviewable": game.open_to(visitor),
+        # Its replay, analysis and dice check are open to this browser (Game.open_to); a daily
+        # attempt's wait for the day's end, its player's too (``Game.daily_running``).
+        "reviewable": game.open_to(visitor) and not game.daily_running,
         "rematch": rematch_offer(game, seat) if online and finished else None,
         "turn_clock": turn_clock(game) if online and not finished else None,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,

@@ -71,4 +71,8 @@ def test_the_daily_challenge_once_then_its_board(page: Page, base: str):
     total = Game.objects.get().seats.get().card().total
     expect(page.locator(".intro")).to_contain_text(f"You scored {total} today.")
     expect(page.locator(".board tr.me").first).to_contain_text(str(total))
+    # The fair board first; no analysis of today's dice before the day is over, not even one's own.
+    expect(page.locator(".boards h2").first).to_contain_text("Fewest points lost")
+    expect(page.locator(".boards h2").first).to_contain_text("the fair board")
+    expect(page.get_by_role("link", name=re.compile("Analy[sz]e"))).to_have_count(0)
     expect(page.get_by_role("button", name="Play today's challenge")).to_have_count(0)

@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.factories import make_game
+from games.models import Game
+from tests.factories import act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +20,15 @@ def pdf_pages(page: Page, paper: str) -> int:
 
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
 def test_blank_and_filled_sheets_print_on_one_page_without_controls(page: Page, base, paper):
-    game = make_game([((6, 6, 6, 2, 2), "full_house"), ((1, 2, 3, 4, 5), "large_straight")])
+    # The browser starts the game (a game's card is its browser's own), the turns are scripted.
+    page.goto(base + "/")
+    page.get_by_role("button", name="Start a new game").click()
+    expect(page.get_by_role("heading", name="Round 1 of 13")).to_be_visible()
+    game = Game.objects.get()
+    visitor = game.seats.get().visitor
+    for dice, box in [((6, 6, 6, 2, 2), "full_house"), ((1, 2, 3, 4, 5), "large_straight")]:
+        act(game, "roll", visitor, dice)
+        act(game, "score", visitor, box=box)
     for path in ["/sheet/", f"/game/{game.id}/sheet/"]:
         page.goto(base + path)
         page.emulate_media(media="print")
