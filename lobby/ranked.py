@@ -59,7 +59,8 @@ PAIRED_KEY = "ranked:paired"  # in the cache while a page's pairing is recent
 FARMING_LIMIT = 3
 FARMING_PERIOD = timedelta(hours=24)
 # An online game counts as live (its player cannot queue) while it moved this recently; a ranked
-# game counts until it is over, as its player can always end it (leave out an absent opponent).
+# game counts until it is over, as its player can always end it (resign, or leave out an absent
+# opponent). A game at your own pace never counts: its turns wait a day, not for a live player.
 LIVE_GAME = timedelta(minutes=10)
 
 
@@ -83,8 +84,8 @@ def rated_together(a: Player, b: Player, now: datetime) -> int:
 
 
 def live_game(player: Player, now: datetime | None = None) -> Game | None:
-    """The player's ranked game in progress, else an online game of theirs that moved in the
-    last LIVE_GAME, in which they are still playing (not left out)."""
+    """The player's ranked game in progress, else a live online game of theirs (not at their own
+    pace) that moved in the last LIVE_GAME, in which they are still playing (not left out)."""
     seats = _live_seats([player.visitor], now or timezone.now())
     return min(seats, key=lambda seat: not seat.game.ranked).game if seats else None
 
@@ -92,7 +93,7 @@ def live_game(player: Player, now: datetime | None = None) -> Game | None:
 def _live_seats(visitors: list[str], now: datetime) -> list[Seat]:
     """These visitors' seats, not left out, in live games (see ``live_game``): one query."""
     seats = Seat.objects.filter(
-        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME),
+        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME, game__pace=Game.Pace.LIVE),
         visitor__in=visitors,
         game__status=Game.Status.PLAYING,
         game__mode=Game.Mode.ONLINE,

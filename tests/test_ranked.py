@@ -365,6 +365,17 @@ def test_an_old_unranked_game_left_behind_does_not_keep_a_player_out():
     assert QueueEntry.objects.count() == 1
 
 
+def test_a_game_at_your_own_pace_just_moved_does_not_keep_a_player_out_of_ranked():
+    ana = online("ana", "Ana")
+    cy = player("cy", "Cy")
+    game = services.start_online_game([Player.objects.get(visitor="ana"), cy], pace="own")
+    services.perform(game.id, "ana", "roll", {}, game.step)  # a move a moment ago
+    assert ana.post("/online/ranked/join/").status_code == 302
+    assert list(QueueEntry.objects.values_list("player__visitor", flat=True)) == ["ana"]
+    queue(player("bo", "Bo"))
+    assert len(ranked.pair_waiting()) == 1  # the pairing does not drop her either
+
+
 def test_the_queue_is_only_posted_to():
     ana = online("ana", "Ana")
     assert ana.get("/online/ranked/join/").status_code == 405
