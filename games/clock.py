@@ -22,6 +22,13 @@ TURN_SECONDS = (30, 60, 120)
 OWN_PACE_SECONDS = 24 * 60 * 60
 # The turns a seat may let run out in a row: at the last it has left the game (a forfeit).
 TIMEOUTS_TO_LEAVE = 3
+# Ranked and diamond matches always play with a turn clock, whatever was asked: otherwise a player
+# who keeps the page open and never moves holds the game, the pot and the other player's place
+# in the ranked queue for ever (issue 29). A minute, the middle of what a table may choose: three
+# rolls and a considered choice take well under it (a live turn takes 10-30 s), a slow phone or a
+# moment's distraction does not cost a turn, and a player who stalls has lost within about three
+# minutes (TIMEOUTS_TO_LEAVE turns of theirs run out, played meanwhile as the beginner computer).
+COMPETITIVE_TURN_SECONDS = 60
 
 
 def deadline_from(game: Game, started: datetime) -> datetime | None:
@@ -98,6 +105,11 @@ def parse_pace(text: str | None) -> str:
     return text
 
 
-def timer_of(pace: str, turn_seconds: int | None) -> int | None:
-    """The seconds a turn of a game at this pace: a day at your own pace, else the host's timer."""
-    return OWN_PACE_SECONDS if pace == Game.Pace.OWN else turn_seconds
+def timer_of(pace: str, turn_seconds: int | None, *, competitive: bool = False) -> int | None:
+    """The seconds a turn of a game at this pace: a day at your own pace, else the host's timer;
+    a ``competitive`` game (ranked, or for diamonds) always has one (COMPETITIVE_TURN_SECONDS)."""
+    if pace == Game.Pace.OWN:
+        return OWN_PACE_SECONDS
+    if competitive and not turn_seconds:
+        return COMPETITIVE_TURN_SECONDS
+    return turn_seconds

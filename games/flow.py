@@ -121,12 +121,15 @@ class GameState:
 
         Payloads: roll ``{"dice": five faces after the roll}`` (held dice unchanged),
         hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``; "forfeit" and "end"
-        ``{"seat": absent seat}`` (see ``leave``); "timeout" ``{}`` marks that the current
-        seat's time ran out (it changes nothing: the server's moves for the seat follow it).
+        ``{"seat": absent seat}`` (see ``leave``); "resign" ``{}``, the seat gives up (see
+        ``resign``); "timeout" ``{}`` marks that the current seat's time ran out (it changes
+        nothing: the server's moves for the seat follow it).
         Raise IllegalMove, changing nothing, when the move is not allowed now.
         """
         if kind in ("forfeit", "end"):
             return self.leave(seat, payload.get("seat"), end=kind == "end")
+        if kind == "resign":
+            return self.resign(seat)
         if self.finished:
             raise IllegalMove(_("The game is over."))
         if seat != self.current:
@@ -163,6 +166,20 @@ class GameState:
         state = replace(self, forfeited=forfeited)
         if absent == self.current:
             state = replace(state, current=state._next_seat(absent), turn=Turn())
+        return state
+
+    def resign(self, seat: int) -> GameState:
+        """``seat`` gives the game up, whoever's turn it is: it loses, as a seat that left does.
+
+        The others play on; with one player left the game is over and that player wins.
+
+        >>> state = GameState.new(seats=2).resign(0)
+        >>> state.finished, state.results()
+        (True, (0.0, 1.0))
+        """
+        state = self.leave(seat, seat)
+        if len(self.cards) - len(state.forfeited) < 2:
+            state = replace(state, ended=True)
         return state
 
     def _next_seat(self, after: int) -> int:

@@ -69,11 +69,11 @@ def start_online_game(
 
     ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
     ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
-    ``turn_seconds``: the turn timer (``games.clock``), off by default; ``pace``: "own" for a
-    turn-based game (a day a turn, nobody away).
+    ``turn_seconds``: the turn timer (``games.clock``), off by default but always on in a ranked
+    or diamond match; ``pace``: "own" for a turn-based game (a day a turn, nobody away).
     """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
-    turn_seconds = clock.timer_of(pace, turn_seconds)
+    turn_seconds = clock.timer_of(pace, turn_seconds, competitive=ranked or bool(stake))
     options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
     return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, **options)
 
@@ -167,6 +167,39 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
         log.save()
         notify_game(game.id, game=game, mover=visitor)
     return game
+
+
+def resign(game_id: str, visitor: str | None, position: int | None) -> Game:
+    """The visitor's seat (``position``, as their page showed it) gives up an online game.
+
+    Logged as a "resign" by the seat (``GameState.resign``): it loses; with one player left the
+    game ends, and its end is rated (ranked) and paid (the pot to the winner) by the receivers of
+    ``events.game_finishing``, in this transaction, once (a finished game refuses every action).
+    """
+    with transaction.atomic():
+        game, _seat = _locked_game(game_id, visitor)
+        check_resign(game, visitor, position)
+        log = Log(game)
+        log.record(position, "resign", {})
+        log.save()
+        notify_game(game.id, game=game, mover=visitor)
+    return game
+
+
+def check_resign(game: Game, visitor: str | None, position: int | None) -> None:
+    """Refuse (raise) a resignation of this seat by this visitor that cannot be made now."""
+    if game.seat_of(visitor) is None:
+        raise NotYourGame(NOT_YOURS)
+    if game.mode != Game.Mode.ONLINE:
+        raise IllegalMove(_("Only an online game can be resigned."))
+    if not isinstance(position, int):
+        raise IllegalMove(_("Say which seat resigns: yours."))
+    if position not in [seat.position for seat in game.ordered_seats() if seat.visitor == visitor]:
+        raise NotYourGame(_("You can resign only your own seat."))
+    if game.status == Game.Status.FINISHED:
+        raise StaleAction(_("The game is over."))
+    if position in game.forfeited:
+        raise StaleAction(_("You have already left this game."))
 
 
 # What a move changes on the page, so that only those fragments are redrawn and pushed.
@@ -289,14 +322,17 @@ TIMEOUT_STRENGTH = "beginner"
 
 def play_timed_out_turn(game: Game, roll: Roll | None = None) -> None:
     """Play the rest of the locked game's overdue turn as the beginner computer would, logged
-    after a "timeout"; the seat's third in a row is its forfeit (it has left). Notifies."""
+    after a "timeout"; at the seat's third in a row it resigns (it has left). Notifies."""
     log = Log(game)
     position = log.state.current
     log.record(position, "timeout", {})
     log.timing_out = position
     play_turn(log, position, TIMEOUT_STRENGTH, roll, random.Random(secrets.randbits(64)))
     if log.seats[position].timeouts >= clock.TIMEOUTS_TO_LEAVE and not log.state.finished:
-        log.record(position, "forfeit", {"seat": position})  # three in a row count as leaving
+        # Three in a row count as giving up: the seat loses and the others play on, or, with one
+        # player left, the game is over (a "forfeit" left that player to finish alone, and if
+        # they went too, nobody won). Marked, as the message line and the replay say it apart.
+        log.record(position, "resign", {"timed_out": True})
     play_computer_turns(log, roll)
     log.save()
     notify_game(game.id, game=game)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("game/<str:game_id>/sheet/", views.score_sheet, name="game_sheet"),
     path("game/<str:game_id>/again/", views.play_again, name="again"),
     path("game/<str:game_id>/leave-out/", views.leave_out, name="leave_out"),
+    path("game/<str:game_id>/resign/", never_cache(views.resign), name="resign"),
     path("game/<str:game_id>/analysis/", views.analysis, name="analysis"),
     path("game/<str:game_id>/replay/", replays.replay, name="replay"),
     path("game/<str:game_id>/replay/share/", replays.share, name="share"),

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
@@ -205,6 +205,30 @@ def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
     except (services.ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     return HttpResponseRedirect(reverse("games:play", args=[game_id]))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def resign(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Online: give the game up. The page's Resign asks here first (a page that says what it
+    costs, with the button that confirms); the confirmation posts, and the game is lost."""
+    if request.method == "POST":
+        try:
+            position = _int_or_none(request.POST.get("seat"))
+            services.resign(game_id, visitor_id(request), position)
+        except (services.ActionRefused, IllegalMove) as refusal:
+            return refused_page(request, game_id, refusal)
+        return HttpResponseRedirect(reverse("games:play", args=[game_id]))
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    visitor = visitor_id(request)
+    seat = game.seat_of(visitor)
+    position = _int_or_none(request.GET.get("seat"))
+    if position is None and seat is not None:
+        position = seat.position
+    try:
+        services.check_resign(game, visitor, position)
+    except (services.ActionRefused, IllegalMove) as refusal:
+        return refused_page(request, game_id, refusal)
+    return render(request, "games/resign.html", page.resign_context(game, position))
 
 
 @require_POST

@@ -21,7 +21,8 @@ same lock: ``start_unranked``).
 Who is not paired: a player whose lobby pages are all closed (not online) waits, and after
 ``ONLINE_WINDOW`` offline leaves the queue; a player in another live game leaves it; two
 players already rated against each other ``FARMING_LIMIT`` times in ``FARMING_PERIOD`` are not
-paired together (rating farming), nor two with a block either way (``lobby.apart``).
+paired together (rating farming: the queue page says so, and both wait for someone else), nor two
+with a block either way (``lobby.apart``).
 
 Rating. ``rate_game`` receives ``games.events.game_finishing`` inside the transaction of the
 action that finishes the game, and rates a ranked game there: both players' rows locked, one
@@ -59,7 +60,8 @@ PAIRED_KEY = "ranked:paired"  # in the cache while a page's pairing is recent
 FARMING_LIMIT = 3
 FARMING_PERIOD = timedelta(hours=24)
 # An online game counts as live (its player cannot queue) while it moved this recently; a ranked
-# game counts until it is over, as its player can always end it (leave out an absent opponent).
+# game counts until it is over, as its player can always end it (resign, or leave out an absent
+# opponent). A game at your own pace never counts: its turns wait a day, not for a live player.
 LIVE_GAME = timedelta(minutes=10)
 
 
@@ -82,9 +84,24 @@ def rated_together(a: Player, b: Player, now: datetime) -> int:
     ).count()
 
 
+def met_too_often(player: Player, now: datetime) -> list[Player]:
+    """The players waiting in the queue now whom this one will not be paired with: rated against
+    each other FARMING_LIMIT times in the last FARMING_PERIOD. The queue page names them, or the
+    two wait side by side for minutes with no word of why (nobody with a block is named)."""
+    others = QueueEntry.objects.exclude(player=player).select_related("player")
+    hidden = apart.kept_apart(player.pk)
+    return [
+        entry.player
+        for entry in others
+        if entry.player_id not in hidden
+        and _online(entry.player, now)
+        and rated_together(player, entry.player, now) >= FARMING_LIMIT
+    ]
+
+
 def live_game(player: Player, now: datetime | None = None) -> Game | None:
-    """The player's ranked game in progress, else an online game of theirs that moved in the
-    last LIVE_GAME, in which they are still playing (not left out)."""
+    """The player's ranked game in progress, else a live online game of theirs (not at their own
+    pace) that moved in the last LIVE_GAME, in which they are still playing (not left out)."""
     seats = _live_seats([player.visitor], now or timezone.now())
     return min(seats, key=lambda seat: not seat.game.ranked).game if seats else None
 
@@ -92,7 +109,7 @@ def live_game(player: Player, now: datetime | None = None) -> Game | None:
 def _live_seats(visitors: list[str], now: datetime) -> list[Seat]:
     """These visitors' seats, not left out, in live games (see ``live_game``): one query."""
     seats = Seat.objects.filter(
-        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME),
+        Q(game__ranked=True) | Q(game__updated_at__gt=now - LIVE_GAME, game__pace=Game.Pace.LIVE),
         visitor__in=visitors,
         game__status=Game.Status.PLAYING,
         game__mode=Game.Mode.ONLINE,
@@ -118,7 +135,9 @@ def join(visitor: str | None, *, address: str | None = None) -> Game | None:
         if live_game(player):
             raise Forbidden(_("You are in a game: finish it first."))
         QueueEntry.objects.create(player=player)
-    notify.players_changed(player.visitor)  # the player's other tabs show the wait
+        # Those already waiting whom this player has met too often today: their pages say why.
+        kept = [other.visitor for other in met_too_often(player, timezone.now())]
+    notify.players_changed(player.visitor, *kept)  # the player's other tabs show the wait
     started = pair_waiting()
     return next((game for game in started if game.seat_of(player.visitor)), None)
 
@@ -258,10 +277,13 @@ def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
 
 
 def panel(me: Player, now: datetime) -> dict:
-    """The ranked queue as this player stands in it: since when they wait, their ranked game."""
+    """The ranked queue as this player stands in it: since when they wait, their ranked game,
+    and who waits with them but will not be paired with them today (``met_too_often``)."""
     entry = QueueEntry.objects.filter(player=me).first()
     game = None if entry else live_game(me, now)
     return {
         "since": entry.joined_at if entry else None,
         "game_id": game.id if game is not None and game.ranked else None,
+        "met_too_often": [other.name for other in met_too_often(me, now)] if entry else [],
+        "farming_limit": FARMING_LIMIT,
     }

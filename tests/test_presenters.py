@@ -111,6 +111,7 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "play": "{% url 'games:play' id %}",
             "again": "{% url 'games:again' id %}",
             "leave_out": "{% url 'games:leave_out' id %}",
+            "resign": "{% url 'games:resign' id %}",
             "analysis": "{% url 'games:analysis' id %}",
             "replay": "{% url 'games:replay' id %}",
             "game_sheet": "{% url 'games:game_sheet' id %}",

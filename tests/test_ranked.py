@@ -206,6 +206,29 @@ def test_two_players_rated_three_times_in_a_day_are_not_paired():
     assert len(ranked.pair_waiting()) == 1  # one of the three is a day old now
 
 
+def test_the_queue_page_says_why_two_players_who_met_three_times_today_wait():
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    for hours in (1, 5, 23):
+        rated_pair(Player.objects.get(visitor="ana"), Player.objects.get(visitor="bo"), hours)
+    assert ana.post("/online/ranked/join/").status_code == 302
+    assert "You have played" not in ana.get("/online/").text  # nobody waits with her yet
+    joined = bo.post("/online/ranked/join/", headers=HTMX)
+    assert joined.status_code == 200 and QueueEntry.objects.count() == 2  # not paired
+    said = (
+        "You have played %s 3 times in the last 24 hours: ranked pairs you with someone else. "
+        "Wait here for another player, or challenge %s directly (not rated)."
+    )
+    assert said % ("Ana", "Ana") in joined.text
+    assert said % ("Bo", "Bo") in ana.get("/online/").text
+    spanish = ana.get("/online/", headers={"Accept-Language": "es"}).text
+    assert "Has jugado con Bo 3 veces en las últimas 24 horas" in spanish
+    # Both keep waiting, and someone else who comes is paired with one of them.
+    cy = online("cy", "Cy")
+    assert cy.post("/online/ranked/join/").status_code == 302
+    assert Seat.objects.filter(visitor="cy").count() == 1 and QueueEntry.objects.count() == 1
+    assert "You have played" not in ana.get("/online/").text + bo.get("/online/").text
+
+
 # The rating at the game's end, exactly once.
 
 
@@ -363,6 +386,17 @@ def test_an_old_unranked_game_left_behind_does_not_keep_a_player_out():
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=11))
     assert ana.post("/online/ranked/join/").status_code == 302
     assert QueueEntry.objects.count() == 1
+
+
+def test_a_game_at_your_own_pace_just_moved_does_not_keep_a_player_out_of_ranked():
+    ana = online("ana", "Ana")
+    cy = player("cy", "Cy")
+    game = services.start_online_game([Player.objects.get(visitor="ana"), cy], pace="own")
+    services.perform(game.id, "ana", "roll", {}, game.step)  # a move a moment ago
+    assert ana.post("/online/ranked/join/").status_code == 302
+    assert list(QueueEntry.objects.values_list("player__visitor", flat=True)) == ["ana"]
+    queue(player("bo", "Bo"))
+    assert len(ranked.pair_waiting()) == 1  # the pairing does not drop her either
 
 
 def test_the_queue_is_only_posted_to():

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import services, timeouts
 from games.models import Action, Game
+from games.presenters.replay import Positions
 from lobby.models import Table
 from tests.clients import HTMX, online
 
@@ -24,9 +25,11 @@ pytestmark = pytest.mark.django_db
 BO, AL = "visitor-bo", "visitor-al"
 
 
-def timed_game(seconds: int = 60) -> Game:
-    """A two-player online game with a turn timer; Bo plays first."""
+def timed_game(seconds: int = 60, *, third: bool = False) -> Game:
+    """A two-player online game with a turn timer; Bo plays first (then Al, then Cy: ``third``)."""
     players = [SimpleNamespace(name="Bo", visitor=BO), SimpleNamespace(name="Al", visitor=AL)]
+    if third:
+        players.append(SimpleNamespace(name="Cy", visitor="visitor-cy"))
     return services.start_online_game(players, turn_seconds=seconds)
 
 
@@ -111,31 +114,42 @@ def play_out_timeouts(game: Game, turns: int) -> None:
             assert timeouts.enforce(game.id)
 
 
-def test_the_third_timeout_in_a_row_is_a_forfeit():
+def test_the_third_timeout_in_a_row_of_two_players_loses_the_game():
     game = timed_game()
     play_out_timeouts(game, 5)  # Bo, Al, Bo, Al, Bo
     game.refresh_from_db()
     assert game.forfeited == [0]
     assert game.seats.get(position=0).timeouts == 3
     logged = kinds(game)
-    assert logged[-1] == (0, "forfeit") and logged.count((0, "forfeit")) == 1
-    assert game.current_seat == 1  # Al plays on alone
+    assert logged[-1] == (0, "resign") and logged.count((0, "resign")) == 1
+    # Al is left alone: the game is over and Al wins, not made to play on alone.
+    assert game.status == Game.Status.FINISHED and game.state().results() == (0.0, 1.0)
+    assert game.turn_deadline is None and not timeouts.sweep()
+    assert game.replayed_state() == game.state()
+
+
+def test_the_third_timeout_in_a_row_of_three_players_leaves_the_others_playing():
+    game = timed_game(third=True)
+    play_out_timeouts(game, 7)  # Bo, Al, Cy, Bo, Al, Cy, Bo
+    game.refresh_from_db()
+    assert game.forfeited == [0] and game.status == Game.Status.PLAYING
+    assert game.current_seat == 1  # Al and Cy play on
     assert game.replayed_state() == game.state()
 
 
 def test_a_move_made_in_time_resets_the_count():
-    game = timed_game()
-    play_out_timeouts(game, 4)  # Bo, Al, Bo, Al: two each
+    game = timed_game(third=True)
+    play_out_timeouts(game, 6)  # Bo, Al, Cy, Bo, Al, Cy: two each
     game.refresh_from_db()
     with at(game, 10):
         game = services.perform(game.id, BO, "roll", {}, game.step)
         box = next(iter(game.state().options()))
         services.perform(game.id, BO, "score", {"box": box}, game.step)
     assert Game.objects.get(pk=game.pk).seats.get(position=0).timeouts == 0
-    play_out_timeouts(game, 2)  # Al's third: Al leaves; then Bo's first
+    play_out_timeouts(game, 2)  # Al's third: Al leaves; Cy's third: Cy leaves, and Bo wins
     game.refresh_from_db()
-    assert game.forfeited == [1]
-    assert game.seats.get(position=0).timeouts == 1
+    assert game.forfeited == [1, 2] and game.status == Game.Status.FINISHED
+    assert game.seats.get(position=0).timeouts == 0
 
 
 def test_a_game_that_fails_does_not_hold_up_the_sweep_of_the_others(caplog):
@@ -293,14 +307,15 @@ def test_the_message_lines_say_who_ran_out_of_time_and_who_left():
     play_out_timeouts(game, 4)  # Guest, Host, Guest, Host: the host's third
     seen = guest.get(f"/game/{game.id}/").text
     assert "Host ran out of time three turns in a row and has left." in seen
-    while Game.objects.get(pk=game.pk).status == Game.Status.PLAYING:
-        play_out_timeouts(game, 1)
-    # The guest, alone, ran out of time three times in a row too: everyone left.
-    assert Game.objects.get(pk=game.pk).forfeited == [0, 1]
-    over = guest.get(f"/game/{game.id}/").text
-    assert "Everyone left: nobody wins." in over and "Winner:" not in over
+    # The guest is left alone: the game is over, and the guest won it.
+    assert Game.objects.get(pk=game.pk).forfeited == [0]
+    assert "Game over" in seen and "You win!" in seen
     replay = guest.get(f"/game/{game.id}/replay/?at=0").text
     assert "Ran out of time: the server plays the rest of the turn" in replay
+    actions = [(a.seat, a.kind, a.payload) for a in Action.objects.filter(game=game)]
+    leaving = Positions.of(actions).last - 1  # the position before the end: the host leaves
+    replay = guest.get(f"/game/{game.id}/replay/?at={leaving}").text
+    assert "Leaves the game: three turns in a row ran out of time" in replay
 
 
 def test_a_table_at_your_own_pace_gives_a_day_a_turn_and_nobody_is_away(settings):

@@ -72,6 +72,13 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         return gettext("Die %(number)s released.") % {"number": number}
     if action.kind == "timeout":
         return gettext("%(name)s ran out of time.") % {"name": seat_name(actor, own=False)}
+    if action.kind == "resign" and action.payload.get("timed_out"):
+        values = {"name": seat_name(actor, own=False)}
+        return gettext("%(name)s ran out of time three turns in a row and has left.") % values
+    if action.kind == "resign":
+        if not name:
+            return gettext("You resigned.")
+        return gettext("%(name)s resigned.") % {"name": name}
     if action.kind == "forfeit" and action.payload["seat"] == action.seat:
         values = {"name": seat_name(actor, own=False)}
         return gettext("%(name)s ran out of time three turns in a row and has left.") % values

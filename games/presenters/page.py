@@ -46,6 +46,7 @@ def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
         "play",
         "again",
         "leave_out",
+        "resign",
         "analysis",
         "replay",
         "game_sheet",
@@ -222,10 +223,37 @@ def game_context(
         "reviewable": game.open_to(visitor) and not game.daily_running,
         "rematch": rematch_offer(game, seat) if online and finished else None,
         "turn_clock": turn_clock(game) if online and not finished else None,
+        # Give the game up (a page asks to confirm): a seat of an online game still in it.
+        "can_resign": online
+        and seat is not None
+        and not finished
+        and not replaying
+        and shown is None
+        and seat.position not in state.forfeited,
         "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
         "hint_asked": hint,
         "odds": odds_lines(state) if coaching else [],
         "pause_ms": pause_ms(log[-1].kind if replaying and log else "", speed),
+    }
+
+
+def resign_context(game: Game, position: int) -> dict:
+    """What resigning costs, as the page that asks to confirm says it: who plays on or wins,
+    the rating (ranked), the pot (diamonds)."""
+    state = game.state()
+    others = [
+        seat.name
+        for seat in game.ordered_seats()
+        if seat.position != position and seat.position not in state.forfeited
+    ]
+    winner = others[0] if len(others) == 1 else None
+    return {
+        "game": game,
+        "urls": game_urls(game.id),
+        "position": position,
+        "winner": winner,
+        "others": others,
+        "pot": game.stake * len(game.ordered_seats()),
     }
 
 

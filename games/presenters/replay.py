@@ -90,7 +90,9 @@ def _action_words(action: Logged, state: GameState) -> str:
         return gettext("Ends the game")
     if kind == "timeout":
         return gettext("Ran out of time: the server plays the rest of the turn")
-    if payload.get("seat") == seat:
+    if kind == "resign" and not payload.get("timed_out"):
+        return gettext("Resigns")
+    if kind == "resign" or payload.get("seat") == seat:  # its third timeout in a row
         return gettext("Leaves the game: three turns in a row ran out of time")
     return gettext("Goes on without a player who left")
 

@@ -38,6 +38,7 @@ PHRASES = {
     "skip": _("Skip"),  # shows a computer's turn played back at once
     "daily": _("Daily challenge: the same dice for everyone today; no coach until it is over"),
     "ranked": _("Ranked"),  # a ranked match: its end changes both players' ratings
+    "resign": _("Resign…"),  # opens a page that asks to confirm
     # Words put together here.
     "roll_to_start": _("Roll to start your turn."),
     "hold_or_pick": _("Tap dice to hold them, roll again, or pick a box to score."),
