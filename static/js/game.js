@@ -387,3 +387,29 @@ function swapRedraw(event) {
   htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);
 }
 document.addEventListener("htmx:wsBeforeMessage", swapRedraw);
+
+// The chat: a line's answer swaps the log and the error line, never the box (chat/views.py), so
+// what is typed right after Enter stays. The box is emptied as a line is sent; a line sent while
+// another is on its way waits its turn (hx-sync="this:queue all" on the form), and htmx reads a
+// form's fields only when it sends: so each line's text is kept here from its Enter until then.
+// A refused line comes back into the box to be mended, if nothing was typed there since.
+const chatLines = new WeakMap();
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches(".chat-say[hx-post]")) return;
+  if (!chatLines.has(form)) chatLines.set(form, []);
+  chatLines.get(form).push(form.elements.text.value);
+  form.elements.text.value = "";
+}, true); // before htmx hears it
+document.addEventListener("htmx:configRequest", (event) => {
+  const lines = chatLines.get(event.detail.elt);
+  if (!lines || !lines.length) return;
+  event.detail.parameters.text = lines.shift();
+  event.detail.errors = []; // the box's own "required": it is empty by now, the line is not
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (!chatLines.has(form) || event.detail.xhr.status < 400) return;
+  const box = form.elements.text;
+  if (box && !box.value) box.value = event.detail.requestConfig.parameters.text || "";
+});
