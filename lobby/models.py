@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import rating as ratings
 from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.models import Game
+from games.names import MAX_KEY_LENGTH, case_key
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
@@ -56,7 +57,11 @@ class Player(models.Model):
     visitor = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=24)
     # games.names.look_alike_key(name): look-alikes share it, so names are unique by it.
-    name_key = models.CharField(max_length=96, unique=True)
+    name_key = models.CharField(max_length=MAX_KEY_LENGTH, unique=True)
+    # games.names.case_key(name): names differing only in capitals share it, so names are unique
+    # by it too. A column, not a constraint on Lower(name): SQLite's lower() knows only ASCII.
+    # Kept by ``save`` from the name.
+    name_fold = models.CharField(max_length=MAX_KEY_LENGTH, unique=True)
     online_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open lobby and table pages
     created_at = models.DateTimeField(default=timezone.now)  # member since
@@ -78,6 +83,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, the name's case key with the name (a ``bulk_create`` must give it itself)."""
+        self.name_fold = case_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_fold"}
+        super().save(*args, **kwargs)
 
     @property
     def rating(self) -> ratings.Rating:
