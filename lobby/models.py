@@ -6,12 +6,13 @@ import secrets
 from datetime import timedelta
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from games import rating as ratings
 from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.models import Game
-from games.names import MAX_KEY_LENGTH, case_key
+from games.names import MAX_KEY_LENGTH, case_key, look_alike_key
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
@@ -45,6 +46,24 @@ class PlayerQuerySet(models.QuerySet):
         return self.filter(established_until__gt=timezone.now()).order_by(
             "-rating_value", "name_key"
         )
+
+    def provisional(self) -> PlayerQuerySet:
+        """Players rated in ranked matches whose rating is provisional now, best first."""
+        return (
+            self.filter(rated_at__isnull=False)
+            .exclude(established_until__gt=timezone.now())
+            .order_by("-rating_value", "name_key")
+        )
+
+    def named(self, typed: str) -> PlayerQuerySet:
+        """The player called ``typed``: in any capitals, or a look-alike of it (none or one)."""
+        return self.filter(Q(name_fold=case_key(typed)) | Q(name_key=look_alike_key(typed)))
+
+    def named_like(self, typed: str) -> PlayerQuerySet:
+        """Players whose name holds ``typed``, in any capitals or as a look-alike, by name."""
+        return self.filter(
+            Q(name_fold__contains=case_key(typed)) | Q(name_key__contains=look_alike_key(typed))
+        ).order_by("name_key")
 
 
 class Player(models.Model):
