@@ -42,7 +42,8 @@ def populate(profiles: int, games: int) -> tuple[int, int]:
     rng = random.Random(17)
     players = []
     for n in range(profiles):
-        player = Player(visitor=f"v{n:06}", name=f"Player {n}", name_key=f"player {n}")
+        key = f"player {n}"
+        player = Player(visitor=f"v{n:06}", name=f"Player {n}", name_key=key, name_fold=key)
         player.created_at = now - timedelta(days=rng.randrange(365))
         player.diamonds = 500
         if n % 4 == 0:  # established: rated within the last few days

@@ -66,7 +66,7 @@ def populate(games: int) -> tuple[int, int, str]:
     rng = random.Random(18)
     players = [
         Player(visitor=ME if n == 0 else f"v-stats-{n:03}", name=f"Player {n}",
-               name_key=f"player {n}", diamonds=500)
+               name_key=f"player {n}", name_fold=f"player {n}", diamonds=500)
         for n in range(OPPONENTS + 1)
     ]  # fmt: skip
     Player.objects.bulk_create(players)

@@ -38,19 +38,10 @@ def _table(code: str) -> Load:
 
 
 def _parts(
-    request: HttpRequest,
-    place,
-    names: list[str],
-    status: int = 200,
-    error: str = "",
-    draft: str = "",
+    request: HttpRequest, place, names: list[str], status: int = 200, error: str = ""
 ) -> HttpResponse:
-    """The panel's named parts for this visitor, as out-of-band swaps; ``draft``: the text of a
-    refused line, put back in the box to be mended."""
+    """The panel's named parts for this visitor, as out-of-band swaps."""
     context = presenters.chat_context(visitor_id(request), place, error=error)
-    # The box is drawn again: it keeps the focus after a line is said or refused.
-    context["chat"]["said"] = "write" in names and request.POST.get("text") is not None
-    context["chat"]["draft"] = draft
     # A mute answered redraws the whole panel: its settings stay open where it was pressed.
     context["chat"]["settings_open"] = "panel" in names
     context["oob"] = True
@@ -58,10 +49,12 @@ def _parts(
     return HttpResponse(html, status=status)
 
 
-def _answer(
-    request: HttpRequest, load: Load, act: Callable, names: list[str], draft: str = ""
-) -> HttpResponse:
-    """Load the place, do ``act(visitor, place)``, and answer with ``names`` (or the refusal)."""
+def _answer(request: HttpRequest, load: Load, act: Callable, names: list[str]) -> HttpResponse:
+    """Load the place, do ``act(visitor, place)``, and answer with ``names`` (or the refusal).
+
+    A refusal redraws only the error line, and a line said only the log and that line: the
+    message box is never drawn again under someone typing the next line (game.js empties it as
+    a line is sent, and puts a refused line back to be mended)."""
     try:
         place = load(request)
     except ActionRefused as refusal:
@@ -74,7 +67,7 @@ def _answer(
             return refused_to(
                 request, presenters.urls_of(place)["back"], error, presenters.refusal_place(place)
             )
-        return _parts(request, place, ["write"], refusal.status, error=error, draft=draft)
+        return _parts(request, place, ["error"], refusal.status, error=error)
     if not request.htmx:
         return redirect(presenters.urls_of(place)["back"])
     return _parts(request, place, names)
@@ -87,7 +80,7 @@ def _say(request: HttpRequest, load: Load) -> HttpResponse:
     def act(visitor: str | None, place: services.Place) -> None:
         services.say(visitor, place, phrase=phrase, text=text)
 
-    return _answer(request, load, act, ["log", "write"], draft=text[: services.MAX_LENGTH * 2])
+    return _answer(request, load, act, ["log", "error"])
 
 
 def _mute(request: HttpRequest, load: Load) -> HttpResponse:

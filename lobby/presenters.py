@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from games import rating as ratings
 from games.clock import TURN_SECONDS
 from games.models import Game
-from games.presenters.players import game_summary
+from games.presenters.players import continue_entry
 from lobby import apart, diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -121,7 +121,7 @@ def your_turn(visitor: str | None) -> list[dict]:
     Shown as the lobby page opens, not in its live redraws (each would read the games again).
     """
     games = Game.objects.awaiting(visitor or "").prefetch_related("seats")
-    return [{"id": game.id, "summary": game_summary(game)} for game in games]
+    return [continue_entry(game, visitor, your_turn=True) for game in games]
 
 
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:

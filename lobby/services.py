@@ -7,6 +7,7 @@ the rate limits) in ``lobby.access``.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import clock
@@ -14,7 +15,7 @@ from games.flow import _
 from games.forms import clean_name
 from games.locks import serialize_on
 from games.models import Game
-from games.names import look_alike_key
+from games.names import case_key, look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction
 from lobby import apart, diamonds, notify
 
@@ -41,8 +42,8 @@ CANNOT_CHALLENGE = _("You cannot challenge this player.")
 def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Player:
     """Choose (or change) this browser's display name, making its lasting profile the first time.
 
-    Names are unique among all profiles, online or not, where a look-alike of a name in use
-    (``games.names``) counts as the same name.
+    Names are unique among all profiles, online or not, where the same name in other capitals,
+    or a look-alike of a name in use (``games.names``), counts as the same name.
     """
     check_rate(visitor, "name", address)
     from django.core.exceptions import ValidationError
@@ -51,11 +52,15 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
         name = clean_name(raw_name)
     except ValidationError as error:
         raise ActionRefused(str(error.messages[0])) from None
-    key = look_alike_key(name)
+    key, fold = look_alike_key(name), case_key(name)
     with transaction.atomic():
-        serialize_on("name", key)
-        taken = Player.objects.filter(name_key=key).exclude(visitor=visitor).first()
-        if taken and taken.name.casefold() == name.casefold():
+        serialize_on("name")  # two keys: "ALICE" and "Alice" do not share a look-alike key
+        taken = (
+            Player.objects.filter(Q(name_key=key) | Q(name_fold=fold))
+            .exclude(visitor=visitor)
+            .first()
+        )
+        if taken and taken.name_fold == fold:
             raise ActionRefused(_("Someone is already called that: choose another name."))
         if taken:
             raise ActionRefused(_("Someone has a name that looks the same: choose another name."))

@@ -18,6 +18,7 @@ from profiles.models import Block, Browser, Favourite
 
 LAST_GAMES = 10
 LEADERBOARD_SIZE = 50
+FOUND_SIZE = 20  # players listed whose names hold what was searched for
 STATEMENT_SIZE = 10
 # The chart draws the last rated games only: a longer line is unreadable on a phone, and a
 # profile with thousands of them would make every view of its page read them all (a profile of
@@ -147,7 +148,8 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
 
 
 def leaderboard_context(viewer: str | None) -> dict:
-    """The best established ratings, and where this viewer stands even when far down."""
+    """The best established ratings, then the best provisional ones (not placed: too little is
+    known of them), and where this viewer stands even when far down."""
     now = timezone.now()
     board = Player.objects.established()
     top = list(board[:LEADERBOARD_SIZE])
@@ -155,12 +157,21 @@ def leaderboard_context(viewer: str | None) -> dict:
         {"place": place, "player": p, "rating": rating_view(p, now), "me": p.visitor == viewer}
         for place, p in enumerate(top, start=1)
     ]
+    provisional = [
+        {"player": p, "rating": rating_view(p, now), "me": p.visitor == viewer}
+        for p in Player.objects.provisional()[:LEADERBOARD_SIZE]
+    ]
     me = player_of(viewer)
     mine = None
-    if me is not None and not any(row["me"] for row in rows):
+    if me is not None and not any(row["me"] for row in rows + provisional):
         if board.filter(pk=me.pk).exists():
             ahead = board.filter(rating_value__gt=me.rating_value).count()
             mine = {"place": ahead + 1, "player": me, "rating": rating_view(me, now), "me": True}
         else:
             mine = {"place": None, "player": me, "rating": rating_view(me, now), "me": True}
-    return {"rows": rows, "mine": mine, "established": ratings.PROVISIONAL_DEVIATION}
+    return {
+        "rows": rows,
+        "provisional": provisional,
+        "mine": mine,
+        "established": ratings.PROVISIONAL_DEVIATION,
+    }

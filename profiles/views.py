@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import segno
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -15,7 +17,6 @@ from games.addresses import client_address
 from games.flow import _
 from games.identity import sign_in_as, visitor_id
 from games.models import Game, Seat
-from games.names import look_alike_key
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal
 from history import summaries
@@ -48,18 +49,19 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def find(request: HttpRequest) -> HttpResponse:
-    """A player's profile by their name (any case, or a look-alike of it)."""
+    """A player's profile by their name (any case, or a look-alike of it), or the players whose
+    names hold what was typed, listed over the leaderboard."""
     name = request.GET.get("name", "")[:100]
-    typed = " ".join(name.split())  # as names are kept (games.forms.clean_name)
-    player = Player.objects.filter(name_key=look_alike_key(typed)).first() if typed else None
-    if player is None:
-        message = gettext("Nobody is called that.") if typed else gettext("Enter a name.")
-        context = presenters.leaderboard_context(visitor_id(request)) | {
-            "error": message,
-            "typed": name,
-        }
+    typed = unicodedata.normalize("NFC", " ".join(name.split()))  # as names are kept
+    player = Player.objects.named(typed).first() if typed else None
+    if player is not None:
+        return redirect("profiles:profile", pk=player.pk)
+    found = list(Player.objects.named_like(typed)[: presenters.FOUND_SIZE]) if typed else []
+    context = presenters.leaderboard_context(visitor_id(request)) | {"found": found, "typed": name}
+    if not found:
+        context["error"] = gettext("Nobody is called that.") if typed else gettext("Enter a name.")
         return render(request, "profiles/leaderboard.html", context, status=404 if typed else 400)
-    return redirect("profiles:profile", pk=player.pk)
+    return render(request, "profiles/leaderboard.html", context)
 
 
 @require_safe

@@ -243,12 +243,15 @@ def test_no_js_post_redirects_back_to_the_panel():
     assert "Ana:</span> hello Bo" in bo.get(f"/game/{game.id}/").text
 
 
-def test_htmx_post_answers_the_log_and_the_form():
+@pytest.mark.parametrize("data", [{"phrase": "nice"}, {"text": "Nice roll!"}])
+def test_htmx_post_answers_the_log_and_the_error_line_not_the_box(data):
+    """The box is not drawn again under someone typing the next line (issue 29)."""
     game, ana, bo = online_game()
-    response = ana.post(f"/game/{game.id}/chat/", {"phrase": "nice"}, headers=HTMX)
+    response = ana.post(f"/game/{game.id}/chat/", data, headers=HTMX)
     assert response.status_code == 200
     assert 'id="chat-log"' in response.text and "Nice roll!" in response.text
-    assert 'id="chat-write" hx-swap-oob="innerHTML"' in response.text
+    assert '<div id="chat-error" hx-swap-oob="innerHTML"></div>' in response.text  # cleared
+    assert "chat-write" not in response.text and "chat-text" not in response.text
 
 
 def test_markup_is_refused_and_text_with_brackets_shown_escaped():
@@ -258,7 +261,7 @@ def test_markup_is_refused_and_text_with_brackets_shown_escaped():
     )
     assert refused.status_code == 400
     assert "plain text" in refused.text and "<img" not in refused.text
-    assert 'value="&lt;img src=x onerror=alert(1)&gt;"' in refused.text  # kept, to be mended
+    assert "chat-text" not in refused.text  # the box keeps it, to be mended (game.js)
     ana.post(f"/game/{game.id}/chat/", {"text": "I <3 dice & you"}, headers=HTMX)
     page = bo.get(f"/game/{game.id}/").text
     assert "I &lt;3 dice &amp; you" in page and "I <3 dice" not in page

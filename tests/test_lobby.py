@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.models import Game, Seat
 from lobby.models import Challenge, Player, Table
 from tests.clients import (
@@ -354,3 +355,45 @@ def test_the_host_may_type_the_code_in_lower_case():
     online("guest", "Guest").post(f"/t/{table.code}/join/")
     assert host.post(f"/t/{table.code.lower()}/start/").status_code == 302
     assert Game.objects.count() == 1
+
+
+def continue_buttons(page: str) -> dict[str, tuple[str, str]]:
+    """A page's Continue buttons by game id: their kind (primary, secondary) and their words."""
+    found = re.findall(
+        r'class="button continue (\w+)" href="/game/([\w-]+)/">(.*?)</a>', page, re.S
+    )
+    return {
+        game: (kind, " ".join(re.sub(r"<[^>]+>", " ", words).split()))
+        for kind, game, words in found
+    }
+
+
+def test_each_continue_button_says_who_whose_turn_and_the_pace():
+    """Two identical "Continue: Ana, Bo · round 1" buttons, one live and one at your own pace,
+    each with the player's own name, all in the same red (issue 29)."""
+    live, ana, bo = online_game()
+    bo_id = Player.objects.get(visitor="bo").pk
+    ana.post("/online/challenge/", {"player": bo_id, "pace": "own"})
+    bo.post(f"/online/challenge/{Challenge.objects.get(status='pending').pk}/accept/")
+    own = Game.objects.exclude(pk=live.pk).get()
+    for game in (live, own):  # a turn played where it would be Bo's turn in the live game
+        first = game.ordered_seats()[game.current_seat].visitor
+        if (game == live) == (first == "bo"):
+            game = services.perform(game.id, first, "roll", {}, game.step)
+            box = next(iter(game.state().options()))
+            services.perform(game.id, first, "score", {"box": box}, game.step)
+    for game in (live, own):
+        game.refresh_from_db()
+    assert live.ordered_seats()[live.current_seat].visitor == "ana"
+    assert own.ordered_seats()[own.current_seat].visitor == "bo"
+    home = continue_buttons(ana.get("/").text)
+    assert home[live.id][0] == "primary" and home[own.id][0] == "secondary"
+    assert re.fullmatch(r"Continue: Bo · round \d Your turn · live", home[live.id][1])
+    assert re.fullmatch(r"Continue: Bo · round \d Their turn · at your own pace", home[own.id][1])
+    # The lobby lists the games waiting for the player: Bo's at their own pace, secondary.
+    lobby = continue_buttons(bo.get("/online/").text)
+    assert list(lobby) == [own.id]
+    assert lobby[own.id][0] == "secondary"
+    assert re.fullmatch(r"Continue: Ana · round \d Your turn · at your own pace", lobby[own.id][1])
+    spanish = continue_buttons(bo.get("/online/", headers={"Accept-Language": "es"}).text)
+    assert re.fullmatch(r"Seguir: Ana · ronda \d Tu turno · a tu ritmo", spanish[own.id][1])

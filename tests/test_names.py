@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from games.forms import clean_name
-from games.names import look_alike_key, prototypes
+from games.names import case_key, look_alike_key, prototypes
 from lobby.models import Player
 from tests.clients import client_for
 
@@ -144,6 +149,7 @@ LOOK_ALIKES = [
     ("Bo", "B0"),
     ("Emma", "Ernrna"),  # m and rn
     ("Ana", "\uff21na"),  # a fullwidth A (NFKC)
+    ("Alice", "AIice"),  # a capital I for the l
 ]
 
 
@@ -173,3 +179,81 @@ def test_a_look_alike_of_a_name_online_is_refused(first, second):
     assert not Player.objects.filter(visitor="second").exists()
     # Changing one's own name to a look-alike of itself is fine.
     assert client_for("first").post("/online/name/", {"name": second}).status_code == 302
+
+
+# Names differing only in capitals (issue 29: "ALICE" was accepted beside "Alice", though "AIice"
+# was refused): the look-alike key cannot tell, for it a capital I is an l and a small i is not.
+CASE_VARIANTS = [
+    ("Alice", "ALICE"),
+    ("Ivo", "iVO"),
+    ("Ìsa", "ìSA"),  # an accented capital I
+    ("Straße", "STRASSE"),  # casefolded, as Unicode folds it
+    ("Ana", "\uff41NA"),  # a fullwidth a (NFKC)
+]
+
+
+@pytest.mark.parametrize(("first", "second"), CASE_VARIANTS)
+def test_names_differing_only_in_capitals_share_a_case_key(first, second):
+    assert case_key(first) == case_key(second)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("first", "second"), CASE_VARIANTS)
+def test_a_name_in_other_capitals_is_refused(first, second):
+    assert client_for("first").post("/online/name/", {"name": first}).status_code == 302
+    refused = client_for("second").post("/online/name/", {"name": second})
+    assert refused.status_code == 400
+    assert "Someone is already called that: choose another name." in refused.text
+    assert not Player.objects.filter(visitor="second").exists()
+    # Changing one's own name to other capitals is fine.
+    assert client_for("first").post("/online/name/", {"name": second}).status_code == 302
+    assert Player.objects.get(visitor="first").name == second
+
+
+@pytest.mark.django_db
+def test_the_database_holds_names_unique_case_aside():
+    Player.objects.create(visitor="a", name="Alice", name_key=look_alike_key("Alice"))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(visitor="b", name="ALICE", name_key=look_alike_key("ALICE"))
+
+
+@pytest.mark.django_db
+def test_a_name_that_normalises_long_goes_online():
+    """U+FDFA is 18 characters once written out (NFKC): its keys outgrew a column of 96."""
+    name = "\ufdfa" * 24
+    assert client_for("long").post("/online/name/", {"name": name}).status_code == 302
+    assert Player.objects.get(visitor="long").name == name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_profiles_whose_names_differ_only_in_capitals_get_one_each():
+    """The one online last keeps the name; the others get a number nobody has, in either key."""
+    before = [("lobby", "0010_challenge_pace")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    OldPlayer = executor.loader.project_state(before).apps.get_model("lobby", "Player")
+    now = timezone.now()
+    for visitor, name, seen in [
+        ("a", "Alice", now - timedelta(days=1)),
+        ("b", "ALICE", now),  # online last: keeps the name
+        ("c", "alice 2", now - timedelta(days=9)),  # the number "Alice" would get
+        ("d", "AIice 3", now - timedelta(days=9)),  # a look-alike of the next one
+        ("e", "ivo", None),
+        ("f", "IVO", now - timedelta(days=30)),
+        ("g", "Bo", now),
+    ]:
+        OldPlayer.objects.create(
+            visitor=visitor, name=name, name_key=look_alike_key(name), online_until=seen
+        )
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    players = {player.visitor: player for player in Player.objects.all()}
+    assert {visitor: player.name for visitor, player in players.items()} == {
+        "a": "Alice 4", "b": "ALICE", "c": "alice 2", "d": "AIice 3", "e": "ivo 2", "f": "IVO",
+        "g": "Bo",
+    }  # fmt: skip
+    for player in players.values():
+        assert (player.name_key, player.name_fold) == (
+            look_alike_key(player.name), case_key(player.name),
+        )  # fmt: skip

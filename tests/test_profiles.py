@@ -87,10 +87,32 @@ def test_without_a_profile_the_page_says_how_to_get_one():
 
 
 @pytestmark_db
+@pytest.mark.parametrize("typed", ["bel", "BEL", " ana ", "Bél", "AIi", "ᎪNA"])  # Cherokee Ꭺ
+def test_players_are_found_by_part_of_a_name(typed):
+    """The search needed the exact full name (issue 29): any part will do, in any capitals, or
+    a look-alike of it; an accent is not a look-alike ("Bél" finds only the "Bél" of "Abél")."""
+    online("ana", "Ana Bel")
+    online("ali", "Ali Baba")
+    online("abel", "Abél")
+    online("bo", "Bo")
+    found = Client().get("/players/", {"name": typed})
+    assert found.status_code == 200
+    names = re.findall(r'<li><a href="/p/\d+/">([^<]+)</a></li>', found.text)
+    expected = {
+        "bel": ["Ana Bel"], "BEL": ["Ana Bel"], "ana": ["Ana Bel"], "Bél": ["Abél"],
+        "AIi": ["Ali Baba"], "ᎪNA": ["Ana Bel"],
+    }  # fmt: skip
+    assert names == expected[typed.strip()]
+    assert f"Names with “{typed}”" in found.text
+
+
+@pytestmark_db
 def test_a_player_is_found_by_name_and_unknown_ones_are_told():
     online("ana", "Ana Bel")
     found = Client().get("/players/", {"name": "  ANA bel "})
     assert found.status_code == 302 and found["Location"] == profile_url("ana")
+    online("ivo", "Ivo")  # the whole name, in other capitals: the profile at once
+    assert Client().get("/players/", {"name": "iVO"})["Location"] == profile_url("ivo")
     missing = Client().get("/players/", {"name": "Nobody"})
     assert missing.status_code == 404 and "Nobody is called that." in missing.text
     assert Client().get("/players/", {"name": " "}).status_code == 400
@@ -249,10 +271,37 @@ def rated(visitor: str, value: float, deviation: float = 60.0) -> Player:
 def test_the_leaderboard_lists_established_ratings_best_first():
     rated("gold", 1450)
     rated("master", 2010)
-    rated("newcomer", 1900, deviation=200)  # provisional: not on the board
+    rated("newcomer", 1900, deviation=200)  # provisional: listed under the board, not placed
     page = Client().get("/leaderboard/").text
-    assert page.index("master") < page.index("gold") and "newcomer" not in page
+    assert page.index("master") < page.index("gold") < page.index("Provisional ratings")
     assert "Master" in page and "Gold" in page
+
+
+def board_rows(page: str, kind: str) -> list[list[str]]:
+    """The rows of a leaderboard's table (``board``, or ``board provisional``), cell by cell."""
+    table = re.search(rf'<table class="{kind}"[^>]*>(.*?)</table>', page, re.S)
+    assert table, page[-3000:]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table[1], re.S)[1:]  # under the heading
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    return [[" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in row] for row in cells]
+
+
+@pytestmark_db
+def test_provisional_players_are_listed_under_the_board_marked_in_both_languages():
+    """The board was empty until ratings settled: a new site showed nobody (issue 29)."""
+    rated("newcomer", 1620, deviation=200)
+    rated("starter", 1480, deviation=250)
+    Player.objects.create(visitor="never", name="never", name_key="never")  # no ranked game
+    page = client_for("starter").get("/leaderboard/").text
+    assert "Nobody has an established rating yet" in page
+    assert board_rows(page, "board provisional") == [
+        ["newcomer", "Provisional", "1620?"],
+        ["starter (you)", "Provisional", "1480?"],
+    ]
+    assert "never" not in page and "You are not on the board yet" not in page
+    spanish = Client().get("/leaderboard/", headers={"Accept-Language": "es"}).text
+    assert "Puntuaciones provisionales" in spanish
+    assert board_rows(spanish, "board provisional")[0] == ["newcomer", "Provisional", "1620?"]
 
 
 @pytestmark_db
@@ -263,6 +312,9 @@ def test_the_leaderboard_shows_my_place_when_far_down():
     page = client_for("me").get("/leaderboard/").text
     assert "You are number 56, at 1500." in page
     Player.objects.filter(pk=me.pk).update(established_until=None)
+    page = client_for("me").get("/leaderboard/").text
+    assert ["me (you)", "Gold", "1500"] in board_rows(page, "board provisional")
+    Player.objects.filter(pk=me.pk).update(rated_at=None)  # never played ranked
     assert (
         "You are not on the board yet (your rating, 1500, is provisional)"
         in client_for("me").get("/leaderboard/").text

@@ -356,7 +356,7 @@ def test_home_and_lobby_say_your_turn_in_n_games_and_list_them_first():
     # Host's turn in both; Guest waits in both.
     home = host.get("/").text
     assert "Your turn in 2 games" in home
-    assert home.count(" · your turn</a>") == 2  # in the buttons, not a line of its own under them
+    assert home.count('class="continue-state">Your turn') == 2  # in the buttons, not under them
     assert "Your turn in" not in guest.get("/").text
     game = Game.objects.get(table=first)
     game = services.perform(game.id, "host", "roll", {}, game.step)

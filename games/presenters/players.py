@@ -60,15 +60,6 @@ def shares_screen(seats: list[Seat]) -> bool:
     return len(people) != len(set(people))
 
 
-def game_summary(game: Game) -> str:
-    """A game in a few words for a list: who plays and the round, e.g. "You, Beginner · round 4"."""
-    seats = game.ordered_seats()
-    names = [seat_name(seat) for seat in seats]
-    who = gettext("Solo") if len(seats) == 1 else ", ".join(names)
-    played = min(sum(score is not None for score in seat.scores) for seat in seats)
-    return gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
-
-
 def player_view(
     game: Game, seat: Seat, state, viewer: Seat | None, words: dict, *, solo: bool, online: bool
 ) -> PlayerView:
@@ -211,3 +202,26 @@ def ranking(players: list[PlayerView], changes: dict[int, dict] | None = None) -
         }
         places.append(entry)
     return places
+
+
+def continue_entry(game: Game, visitor: str | None, your_turn: bool) -> dict:
+    """A game in progress as its Continue button says it: who the others at it are (not the
+    visitor, who knows; everyone around one phone), its round, and, online, whose turn it is and
+    at what pace. ``waiting``: a live game waits for this player now (the page's primary button).
+    """
+    seats = game.ordered_seats()
+    others = [seat for seat in seats if seat.bot or seat.visitor != visitor]
+    names = ", ".join(seat_name(seat) for seat in others or seats)
+    played = min(sum(score is not None for score in seat.scores) for seat in seats)
+    who = gettext("Solo") if len(seats) == 1 else names
+    summary = gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+    online = game.mode == Game.Mode.ONLINE
+    own_pace = game.pace == Game.Pace.OWN
+    return {
+        "id": game.id,
+        "summary": summary,
+        "online": online,
+        "your_turn": your_turn,
+        "own_pace": own_pace,
+        "waiting": online and your_turn and not own_pace,
+    }

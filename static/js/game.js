@@ -266,15 +266,26 @@ document.addEventListener("htmx:wsAfterMessage", () => {
 // dropped ("htmx:oobErrorNoTarget"), a refusal's reason with them. So before a redraw (pushed, or
 // the answer to another of the page's forms) the forms still waiting for their answers are kept,
 // hidden, on the page until those answers are shown; everything still applies in the order it
-// arrives.
+// arrives. Only the forms inside a part the redraw replaces: the Challenge form holds the list of
+// who is online (its buttons submit it), and parked, then dropped with its answer, it took the
+// list off the page, and every later redraw of it failed.
 const lobbyForms = new Set();
 let parking = null;
 function inLobby(element) {
   return Boolean(element && element.closest && element.closest(".lobby"));
 }
-function parkWaitingForms(except) {
+// The containers a frame or answer of the lobby replaces the insides of (its parts' ids).
+function redrawnBy(html) {
+  const frame = document.createElement("template");
+  frame.innerHTML = html;
+  return [...frame.content.children].map((part) => part.id && document.getElementById(part.id))
+    .filter(Boolean);
+}
+function parkWaitingForms(except, html) {
+  const redrawn = redrawnBy(html);
   for (const form of lobbyForms) {
     if (form === except || !form.isConnected || (parking && parking.contains(form))) continue;
+    if (!redrawn.some((part) => part.contains(form))) continue; // it stays on the page
     if (!parking) {
       parking = document.createElement("div");
       parking.hidden = true;
@@ -294,10 +305,12 @@ function lobbyAnswered(event) {
 document.addEventListener("htmx:afterRequest", lobbyAnswered);
 document.addEventListener("htmx:sendError", lobbyAnswered);
 document.addEventListener("htmx:wsBeforeMessage", (event) => {
-  if (lobbyForms.size && inLobby(event.target)) parkWaitingForms(null);
+  if (lobbyForms.size && inLobby(event.target)) parkWaitingForms(null, event.detail.message);
 });
 document.addEventListener("htmx:beforeSwap", (event) => {
-  if (lobbyForms.size > 1 && lobbyForms.has(event.detail.elt)) parkWaitingForms(event.detail.elt);
+  if (lobbyForms.size > 1 && lobbyForms.has(event.detail.elt)) {
+    parkWaitingForms(event.detail.elt, event.detail.serverResponse);
+  }
 });
 
 // Live games: a pushed redraw swapped in here rather than by the ws extension. Its parts are
@@ -374,3 +387,29 @@ function swapRedraw(event) {
   htmx.trigger(event.target, "htmx:wsAfterMessage", event.detail);
 }
 document.addEventListener("htmx:wsBeforeMessage", swapRedraw);
+
+// The chat: a line's answer swaps the log and the error line, never the box (chat/views.py), so
+// what is typed right after Enter stays. The box is emptied as a line is sent; a line sent while
+// another is on its way waits its turn (hx-sync="this:queue all" on the form), and htmx reads a
+// form's fields only when it sends: so each line's text is kept here from its Enter until then.
+// A refused line comes back into the box to be mended, if nothing was typed there since.
+const chatLines = new WeakMap();
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches(".chat-say[hx-post]")) return;
+  if (!chatLines.has(form)) chatLines.set(form, []);
+  chatLines.get(form).push(form.elements.text.value);
+  form.elements.text.value = "";
+}, true); // before htmx hears it
+document.addEventListener("htmx:configRequest", (event) => {
+  const lines = chatLines.get(event.detail.elt);
+  if (!lines || !lines.length) return;
+  event.detail.parameters.text = lines.shift();
+  event.detail.errors = []; // the box's own "required": it is empty by now, the line is not
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (!chatLines.has(form) || event.detail.xhr.status < 400) return;
+  const box = form.elements.text;
+  if (box && !box.value) box.value = event.detail.requestConfig.parameters.text || "";
+});

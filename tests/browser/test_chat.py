@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.online import go_online
+from tests.browser.online import go_online, start_online_game
 from tests.servers import Server
 
 
@@ -48,6 +48,7 @@ def test_two_players_chat_live_in_their_languages(browser, server):
     ana.get_by_role("textbox", name="Message").fill("<b>loud</b>")
     ana.get_by_role("button", name="Send").click()
     expect(ana.get_by_role("alert")).to_contain_text("Messages are plain text")
+    expect(ana.get_by_role("textbox", name="Message")).to_have_value("<b>loud</b>")  # to mend
     expect(bo_log).not_to_contain_text("loud")
 
     # A watcher reads the chat but has no form to write in.
@@ -71,3 +72,40 @@ def test_two_players_chat_live_in_their_languages(browser, server):
     expect(bo.get_by_text("El chat está desactivado")).to_be_visible()
     bo.get_by_role("button", name="Activar").click()
     expect(bo.get_by_role("log")).to_contain_text("Ana: ¡Buena suerte!")
+
+
+def test_what_is_typed_right_after_sending_is_kept(browser, server):
+    """The answer to a line must not redraw the box under the typist: "race 2" typed straight
+    after Enter arrived as "ace 2", and a line sent while the last was on its way was lost."""
+    ana, bo = (browser.new_context().new_page() for _ in range(2))
+    start_online_game(ana, bo, server.url)
+    box = ana.get_by_role("textbox", name="Message")
+    sent = []
+
+    def typing_meanwhile(route) -> None:
+        sent.append(route.request.post_data)
+        if len(sent) == 1:  # "race 1": its answer comes as the next line's first letter is typed
+            answer = route.fetch()
+            box.press_sequentially("r")
+            route.fulfill(response=answer)
+        elif len(sent) == 3:  # "race 3": the next line is typed and sent while it is on its way
+            box.press_sequentially("race 4")
+            box.press("Enter")
+            route.continue_()
+        else:
+            route.continue_()
+
+    ana.route("**/chat/", typing_meanwhile)
+    box.press_sequentially("race 1")
+    box.press("Enter")
+    expect(ana.get_by_role("log")).to_contain_text("Ana: race 1")
+    box.press_sequentially("ace 2")
+    box.press("Enter")
+    expect(bo.get_by_role("log")).to_contain_text("Ana: race 2")
+    box.press_sequentially("race 3")
+    box.press("Enter")
+    for page in (ana, bo):
+        lines = page.get_by_role("log").get_by_role("listitem")
+        expect(lines).to_have_text(["Ana: race 1", "Ana: race 2", "Ana: race 3", "Ana: race 4"])
+    expect(box).to_have_value("")
+    expect(box).to_be_focused()

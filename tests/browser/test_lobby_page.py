@@ -57,3 +57,28 @@ def test_the_table_link_is_copied_with_one_tap(browser, server):
     page.get_by_role("button", name=re.compile("^(Copy|Share) link$")).click()
     expect(page.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == link
+
+
+def test_after_a_challenge_the_online_list_stays_and_goes_on_updating(browser, server):
+    """The lobby's push of the new challenge can come before the answer to the Challenge button
+    (3 times in 4 by hand): here it always does, the answer held until the push is shown. The
+    list of who is online stays, and later arrivals still come into it."""
+    ana = browser.new_context().new_page()
+    errors: list[str] = []
+    ana.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    go_online(ana, server.url, "Ana")
+    go_online(browser.new_context().new_page(), server.url, "Bo")
+
+    def answer_after_the_push(route) -> None:
+        answer = route.fetch()
+        expect(ana.get_by_text("Waiting for Bo to answer")).to_be_visible()  # pushed
+        route.fulfill(response=answer)
+
+    ana.route("**/online/challenge/", answer_after_the_push)
+    with ana.expect_request_finished(lambda request: "/online/challenge/" in request.url):
+        ana.get_by_role("button", name="Challenge Bo").click()
+    expect(ana.get_by_text("Waiting for Bo to answer")).to_be_visible()
+    expect(ana.get_by_role("button", name="Challenge Bo")).to_be_visible()
+    go_online(browser.new_context().new_page(), server.url, "Cy")
+    expect(ana.get_by_role("button", name="Challenge Cy")).to_be_visible()  # pushed, no reload
+    assert not [error for error in errors if "oobErrorNoTarget" in error]
