@@ -252,7 +252,7 @@ async def test_the_movers_other_page_gets_the_redraw_with_the_controls():
         await drain(socket)
     await perform(game.id, "ana", "hold", {"die": 2, "held": True}, 1)
     for page in (first, second):
-        update = await receive_containing(page, "Die 3 held.")
+        update = await receive_containing(page, "<p>Holding ")
         assert 'id="roll-button"' in update
     assert await drain(first) == []  # one redraw per move and page
     for socket in (first, second, bo):
@@ -272,7 +272,7 @@ async def test_the_page_that_moved_gets_its_answer_not_a_push_and_its_other_page
         await receive_containing(socket, "olled")
     assert not [m for m in await drain(moving) if "olled" in m]
     await perform(game.id, "ana", "hold", {"die": 2, "held": True}, 1, tab="tab-one")
-    assert 'id="roll-button"' in await receive_containing(other, "Die 3 held.")
+    assert 'id="roll-button"' in await receive_containing(other, "<p>Holding ")
     assert not [m for m in await drain(moving) if "held" in m]
     # A tab name only silences its own visitor's page: Bo cannot mute Ana's by sending it.
     for socket in (moving, other, bo):
@@ -316,8 +316,8 @@ async def test_a_move_sent_over_the_socket_is_applied_once_and_answered_there():
     await ana.send_json_to(
         {"move": "hold", "step": "1", "die": "4", "held": "1", "csrfmiddlewaretoken": token}
     )
-    assert "Die 5 held." in await next_answer(ana)
-    assert "Die 5: " in await receive_containing(bo, "held")
+    assert "<p>Holding " in await next_answer(ana)
+    assert "Die 5: " in await receive_containing(bo, "<p>Ana holds ")
     for socket in (ana, bo):
         await socket.disconnect()
 

@@ -258,10 +258,17 @@ def test_the_chosen_box_becomes_the_button_that_scores_it(language):
         score = translation.gettext("Score %(points)s") % {"points": 4}
     selected = card.all("tr", class_="selected")
     assert [attrs["id"] for attrs, _ in selected] == ["box-twos"]
-    assert [text for _, text in card.all("button", class_="primary score")] == [score]
+    buttons = card.all("button", class_="primary score")
+    assert [text for _, text in buttons] == [score]
     assert card.all("input", name="box", value="twos")
     assert card.all("input", name="csrfmiddlewaretoken", value="t0ken")
-    assert card.all("div", class_="confirm", role="status")
+    # The question is the Score button's description (said with it as it takes the focus).
+    question = card.all("p", id=buttons[0][0]["aria-describedby"])
+    with translation.override(language):
+        asked = translation.ngettext(
+            "Score %(points)s point in %(box)s?", "Score %(points)s points in %(box)s?", 4
+        ) % {"points": 4, "box": translation.gettext("Twos")}
+    assert question[0][1].startswith(asked)
     assert "?select=twos" not in {attrs.get("href") for attrs, _ in card.all("a")}
 
 

@@ -28,7 +28,7 @@ def upstream(response_headers) -> str:
 
 def rolled(answer: str) -> str:
     """The dice of this player's latest roll, as the message line of their answer tells it."""
-    return re.findall(r"You rolled ([1-6](?: [1-6]){4})\.", answer)[-1]
+    return re.findall(r"You rolled ([1-6](?: [1-6]){4})[.;]", answer)[-1]
 
 
 def play_turn(me: Player, other: Player, game_id: str, step: int, version: int) -> int:
@@ -53,7 +53,7 @@ def play_turn(me: Player, other: Player, game_id: str, step: int, version: int) 
     again = rolled(answer)
     assert again[0] == dice[0]  # the held die stayed
     version += 1
-    pushed(f"{me.name} rolled {again}.")
+    pushed(f"{me.name} rolled {again}; holding {dice[0]}.")
 
     box = re.search(r"\?select=(\w+)", answer)[1]  # the first box open on the redrawn card
     answer = me.act(game_id, "score", {"step": step + 2, "box": box})

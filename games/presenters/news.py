@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games.models import Action, Game, Seat
 from games.presenters.players import is_own, seat_name, shares_screen
@@ -11,7 +11,11 @@ from games.recent import LoggedAction
 
 
 def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[str]:
-    """What happened since this player last acted (others' turns, the computer's), in order."""
+    """What happened since this player last acted (others' turns, the computer's), in order.
+
+    Each redraw tells the story again, one more line at a time: a screen reader is given only
+    the lines a page had not shown yet (static/js/game.js, announceNews).
+    """
     if game.just_logged:  # the game as a move left it: its last action is the latest
         latest = game.just_logged[-1]
         if len(seats) == 1 or me is not None and latest.seat == me.position:
@@ -21,18 +25,25 @@ def recent_news(game: Game, state, seats: list[Seat], me: Seat | None) -> list[s
         if me is None or me.position != state.current:  # a watcher, or the others' first turn
             return [gettext("No dice rolled yet.")]
         return [gettext("Roll the dice to start.")]
-    mine = [i for i, a in enumerate(recent) if me is not None and a.seat == me.position]
-    if mine and mine[-1] == len(recent) - 1 or len(seats) == 1:
-        return [describe(recent[-1], state, seats, me)]
-    since = recent[mine[-1] + 1 :] if mine else recent
-    # Holds are part of the story only as what was kept at the next roll: leave them out.
-    return [describe(a, None, seats, me) for a in since if a.kind != "hold"]
+    return _since_mine(recent, state, seats, me)
+
+
+def _since_mine(actions, state, seats: list[Seat], me: Seat | None) -> list[str]:
+    """The sentences for ``actions`` (oldest first) after the player's own last one among them."""
+    mine = [i for i, a in enumerate(actions) if me is not None and a.seat == me.position]
+    if mine and mine[-1] == len(actions) - 1 or len(seats) == 1 or len(actions) == 1:
+        return [describe(actions[-1], state, seats, me)]
+    since = actions[mine[-1] + 1 :] if mine else actions
+    # Holds are part of the story only as what was kept at the next roll: leave them out, but
+    # the latest, told with the state it left (another player's hold says what they hold now).
+    earlier = [describe(a, None, seats, me) for a in since[:-1] if a.kind != "hold"]
+    return [*earlier, describe(since[-1], state, seats, me)]
 
 
 def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat | None) -> str:
     """A sentence saying what an action did, for the message line and screen readers.
 
-    ``state`` is the state right after the action (for the rolls left), or None.
+    ``state`` is the state right after the action (for the rolls left and the dice held), or None.
     """
     actor = seats[action.seat]
     mine = is_own(actor, me)
@@ -42,8 +53,19 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         name = gettext("The player")  # a watcher: not "you"
     else:
         name = seat_name(actor)
+    held = _held_faces(state)
     if action.kind == "roll":
         faces = " ".join(str(d) for d in action.payload["dice"])
+        if held and name:
+            faces = pgettext("another's roll", "%(dice)s; holding %(held)s") % {
+                "dice": faces,
+                "held": held,
+            }
+        elif held:
+            faces = pgettext("own roll", "%(dice)s; holding %(held)s") % {
+                "dice": faces,
+                "held": held,
+            }
         if name:
             return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": faces}
         left = state.turn.rolls_left if state is not None else 0
@@ -65,6 +87,14 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
             )
             % values
         )
+    if action.kind == "hold" and state is not None:  # what is held now, as the dice show it
+        if name and held:
+            return gettext("%(name)s holds %(dice)s.") % {"name": name, "dice": held}
+        if name:
+            return gettext("%(name)s holds no dice.") % {"name": name}
+        if held:
+            return gettext("Holding %(dice)s.") % {"dice": held}
+        return gettext("No dice held.")
     if action.kind == "hold":
         number = action.payload["die"] + 1
         if action.payload["held"]:
@@ -127,3 +157,11 @@ def describe(action: Action | LoggedAction, state, seats: list[Seat], me: Seat |
         )
         % values
     )
+
+
+def _held_faces(state) -> str:
+    """The faces of the held dice after an action (``state``), in the dice's order; "" if none."""
+    if state is None or not state.turn.dice:
+        return ""
+    held = zip(state.turn.dice, state.turn.held, strict=True)
+    return " ".join(str(face) for face, kept in held if kept)

@@ -413,3 +413,41 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const box = form.elements.text;
   if (box && !box.value) box.value = event.detail.requestConfig.parameters.text || "";
 });
+
+// Screen readers (issue 29): one short summary per move, said once. The message line (#messages)
+// tells, in the presenters' words, what the last move did, or the other players' moves since the
+// player's own, one line each, a line more with each of their moves. A redraw brings it anew,
+// often in a new game area, where a screen reader says nothing (a live region must be on the
+// page before it changes), and with the lines it had said already. So the page's one live region
+// is #announce (play.html), which no redraw replaces: each time the message line shows another
+// version of the game, it is given the lines the page had not shown before (at least the last).
+// Not on loading (the page is read as a whole), not a refusal (its alert says it).
+let saidVersion = null;
+let shownLines = [];
+function announceNews() {
+  const region = document.getElementById("announce");
+  const marker = document.querySelector("#messages [data-version]");
+  if (!region || !marker || marker.dataset.version === saidVersion) return;
+  const loading = saidVersion === null;
+  saidVersion = marker.dataset.version;
+  const lines = [...document.querySelectorAll("#messages > p:not(.error)")]
+    .map((line) => line.textContent.trim());
+  if (!lines.length) return;
+  let fresh = 0;
+  while (fresh < lines.length - 1 && lines[fresh] === shownLines[fresh]) fresh += 1;
+  shownLines = lines;
+  if (loading) return;
+  // New paragraphs rather than new text in the old one: a move that says what the one before
+  // said ("Holding 3." after a release and a hold) is said again.
+  region.replaceChildren(...lines.slice(fresh).map((line) => {
+    const said = document.createElement("p");
+    said.textContent = line;
+    return said;
+  }));
+}
+announceNews();
+// After an answer: htmx:afterRequest, which htmx fires on the page when the form that asked was
+// redrawn away (its swap events fire on that form, off the page, and reach no listener here).
+document.addEventListener("htmx:afterRequest", announceNews);
+document.addEventListener("htmx:afterSwap", announceNews);
+document.addEventListener("htmx:wsAfterMessage", announceNews);
