@@ -93,6 +93,16 @@ def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
     return refresh_seats(game_id, visitor)
 
 
+def gone_from(game: Game, visitor: str | None) -> list[Seat]:
+    """The other players' seats with no page of theirs open on the game now (closed, or left
+    for good and not come back): a finished live game's rematch is not offered to them. At
+    your own pace nobody is gone: the rematch, at that pace too, waits for them."""
+    if game.pace == Game.Pace.OWN:
+        return []
+    seats = Seat.objects.filter(game_id=game.pk).exclude(visitor="").exclude(visitor=visitor or "")
+    return list(seats.exclude(present_until__gt=timezone.now()).order_by("position"))
+
+
 def is_watching(game_id: str, visitor: str | None) -> bool:
     """True if this visitor has no seat in the game: their pages only watch."""
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
