@@ -154,7 +154,10 @@ def rematch(visitor: str | None, game: Game) -> Table:
         player.pk, Player.objects.filter(visitor__in=others).values_list("pk", flat=True)
     ):
         raise Forbidden(CANNOT_REMATCH)
-    gone = presence.gone_from(game, visitor)
+    asked = TableSeat.objects.filter(table__rematch_of=game).values_list(
+        "player__visitor", "joined_at"
+    )
+    gone = presence.gone_from(game, visitor, dict(asked))
     if gone:
         raise StaleAction(
             _("No rematch: %(names)s left the game."), names=", ".join(s.name for s in gone)

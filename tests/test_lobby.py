@@ -398,6 +398,19 @@ def test_no_rematch_is_offered_against_a_player_who_is_gone(settings):
     assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
 
 
+def test_a_player_without_a_page_open_who_asks_for_a_rematch_counts_as_here(settings):
+    """Without JavaScript no socket says Bo's page is open; asking says he is here, until a
+    page of his closes after that."""
+    game, ana, bo = finished_online_game(settings)
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=None)
+    assert "No rematch: Bo left the game." in ana.get(f"/game/{game.id}/").text
+    assert bo.post(f"/game/{game.id}/rematch/", headers=FORM_POST).status_code == 302
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Accept the rematch (Bo asked)" in page and ">Decline</button>" in page
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
+    assert "No rematch: Bo left the game." in ana.get(f"/game/{game.id}/").text
+
+
 def test_crossed_challenges_start_one_game():
     ana, bo = online("ana", "Ana"), online("bo", "Bo")
     ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk})

@@ -157,13 +157,16 @@ def rematch_offer(game: Game, viewer: Seat | None) -> dict:
     """Who has asked for a rematch of a finished online game, whether the viewer has, who
     declined it (``declined``: a name, "" for none; ``declined_mine``: the viewer), and which of
     the others are gone (``gone``: names; no rematch is offered to them)."""
-    gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor)]
+    table = getattr(game, "rematch", None)
+    if table is not None and table.expired:
+        table = None
+    seats = list(table.seats.select_related("player")) if table is not None else []
+    asked = {seat.player.visitor: seat.joined_at for seat in seats}
+    gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor, asked)]
     offer = {"asked": [], "mine": False, "game_id": None, "declined": "", "gone": gone}
     offer["declined_mine"] = False
-    table = getattr(game, "rematch", None)
-    if table is None or table.expired:
+    if table is None:
         return offer
-    seats = list(table.seats.select_related("player"))
     offer["asked"] = [seat.player.name for seat in seats]
     offer["mine"] = viewer is not None and viewer.visitor in {s.player.visitor for s in seats}
     offer["game_id"] = table.game_id
