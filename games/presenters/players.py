@@ -163,8 +163,8 @@ def rematch_offer(game: Game, viewer: Seat | None) -> dict:
     seats = list(table.seats.select_related("player")) if table is not None else []
     asked = {seat.player.visitor: seat.joined_at for seat in seats}
     gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor, asked)]
-    offer = {"asked": [], "mine": False, "game_id": None, "declined": "", "gone": gone}
-    offer["declined_mine"] = False
+    offer = {"asked": [], "mine": False, "game_id": None, "gone": gone}
+    offer |= {"declined": "", "declined_mine": False}
     if table is None:
         return offer
     offer["asked"] = [seat.player.name for seat in seats]
