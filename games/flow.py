@@ -106,6 +106,11 @@ class GameState:
         return tuple(won if seat in first else 0.0 for seat in range(len(self.cards)))
 
     @property
+    def everyone_played(self) -> bool:
+        """True once every seat has scored a box: a ranked game ended before is not rated."""
+        return all(card.turns_played for card in self.cards)
+
+    @property
     def round(self) -> int:
         """The round in play, 1 to 13 (13 once the game is over)."""
         return min(self.cards[self.current].turns_played + 1, 13)

@@ -12,6 +12,7 @@ notices (``lapse``).
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -91,6 +92,30 @@ def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
         return False
     close_page(channel)
     return refresh_seats(game_id, visitor)
+
+
+def gone_from(
+    game: Game, visitor: str | None, asked: Mapping[str, datetime] | None = None
+) -> list[Seat]:
+    """The other players' seats with no page of theirs open on the game now (closed, or left
+    for good and not come back): a finished live game's rematch is not offered to them.
+
+    ``asked``: who asked for the rematch, and when. They count as here until a page of theirs
+    closes after that: a page without JavaScript has no socket to say it is open, and its player
+    has just said they are here. At your own pace nobody is gone: the rematch, at that pace too,
+    waits for them.
+    """
+    if game.pace == Game.Pace.OWN:
+        return []
+    asked = asked or {}
+    seats = Seat.objects.filter(game_id=game.pk).exclude(visitor="").exclude(visitor=visitor or "")
+    away = seats.exclude(present_until__gt=timezone.now()).order_by("position")
+    return [
+        seat
+        for seat in away
+        if seat.visitor not in asked
+        or (seat.present_until is not None and seat.present_until > asked[seat.visitor])
+    ]
 
 
 def is_watching(game_id: str, visitor: str | None) -> bool:

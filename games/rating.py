@@ -8,8 +8,8 @@ and the provisional mark of its site (which counts exactly 110 as provisional to
 its phone app, only above 110 is):
 
 - A new player starts at 1500 with a deviation of 500 and a volatility of 0.09: a wide start lets
-  a newcomer's first games carry them quickly to their level (+241 for a first win between two
-  newcomers, where the paper's 350 would give less).
+  a newcomer's first games carry them quickly to their level (+235 for a first win over an
+  established 1500, where the paper's 350 would give less).
 - The deviation stays within 45..500. The floor keeps a veteran's rating able to move with their
   form; the cap is the start, so that after a long break a player is never less known than a
   newcomer. The volatility stays within 0.01..0.1 and the value within 400..4000, so that no freak
@@ -23,18 +23,28 @@ its phone app, only above 110 is):
   before now (step 2), and step 6 then adds the rest, at most one period.
 - A rating is provisional while its deviation is over 110, and shown with a "?" ("1500?").
 - A tie is a draw (score 0.5).
+- A game against a provisional opponent (a brand-new profile, or one not yet or no longer known)
+  moves a rating by at most ``PROVISIONAL_BOUND`` (20) points either way; the deviation and the
+  volatility move as Glicko-2 says. A result against an unknown says little, and unbounded it is
+  a farm: a fresh profile's first loss gave its winner +241 (two newcomers), and a newcomer who
+  beat one throwaway profile after another reached 2163 in 10 games; bounded, 1700 (the sum of
+  the bounds, 20 a game, while Glicko-2's own change is larger). Glicko-2 already moves an
+  established player little against a provisional one (about 5 points), so the bound is felt
+  between provisional players, both ways alike, so that their ratings do not drift. Lichess caps
+  a game's change (700) and does not rate short games of a provisional new account; ICC and ISC
+  protect established ratings from provisional players the same way.
 
 >>> from datetime import UTC, datetime
 >>> alice, bob = after_game(Rating(), Rating(), 1, datetime(2026, 1, 1, tzinfo=UTC))
 >>> shown(alice), shown(bob), change(Rating(), alice), change(Rating(), bob)
-('1741?', '1259?', '+241', '-241')
+('1520?', '1480?', '+20', '-20')
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 
@@ -51,6 +61,8 @@ START_DEVIATION = 500.0
 START_VOLATILITY = 0.09
 PROVISIONAL_DEVIATION = 110.0
 """A rating whose deviation is above this is provisional, shown "1500?"."""
+PROVISIONAL_BOUND = 20.0
+"""The most a game against a provisional opponent moves a rating, either way (``after_game``)."""
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 SCORES = (WIN, DRAW, LOSS)
@@ -72,6 +84,8 @@ class RatingSystem:
     max_value: float = 4000.0
     tolerance: float = 1e-6
     """Step 5's convergence tolerance, epsilon in the paper."""
+    provisional_bound: float = PROVISIONAL_BOUND
+    """The most a two-player game against a provisional opponent moves a value (inf: no bound)."""
 
     def __post_init__(self) -> None:
         bounds = (
@@ -84,6 +98,8 @@ class RatingSystem:
                 raise ValueError(f"the {name} bounds must be finite and in order: {low}..{high}")
         if not (self.tau > 0 and self.tolerance > 0 and self.period > timedelta(0)):
             raise ValueError("tau, the tolerance and the period must be positive")
+        if not self.provisional_bound > 0:  # False for NaN too; inf is no bound
+            raise ValueError("the provisional bound must be positive")
 
 
 SITE = RatingSystem()
@@ -285,10 +301,24 @@ def after_game(
 ) -> tuple[Rating, Rating]:
     """Both players' new ratings after a two-player game, each from the ratings before it.
 
-    ``score_a`` is A's score: 1 if A won, 0.5 for a tie, 0 if B won.
+    ``score_a`` is A's score: 1 if A won, 0.5 for a tie, 0 if B won. Against a provisional
+    opponent (at ``now``), a value moves by at most ``system.provisional_bound``.
     """
     score_a = _check_score(score_a)
-    return rate(a, [(b, score_a)], now, system), rate(b, [(a, 1 - score_a)], now, system)
+    new_a = _bounded(a, rate(a, [(b, score_a)], now, system), b, now, system)
+    new_b = _bounded(b, rate(b, [(a, 1 - score_a)], now, system), a, now, system)
+    return new_a, new_b
+
+
+def _bounded(
+    before: Rating, after: Rating, opponent: Rating, now: datetime, system: RatingSystem
+) -> Rating:
+    """``after``, its value held within the bound of ``before`` against a provisional opponent."""
+    if not is_provisional(opponent, now, system):
+        return after
+    value = _clamp(before.value, system.min_value, system.max_value)
+    bound = system.provisional_bound
+    return replace(after, value=_clamp(after.value, value - bound, value + bound))
 
 
 def _rounded(value: float) -> int:

@@ -6,7 +6,11 @@ balance (``Player.diamonds``) always equals the sum of its rows. ``manage.py dia
 checks that, and that all diamonds held or in play add up to all diamonds ever granted.
 
 - A new profile gets WELCOME_GRANT. Once a day a player below FLOOR is topped up to it, when a
-  page of theirs asks for the balance (no timer to run).
+  page of theirs asks for the balance (no timer to run). Stakes in the pots of games still being
+  played count as the player's: they may come back, so a player whose balance is low only while
+  a stake is in play is not topped up (100 staked from 100 gets nothing; 50 with 10 in a pot is
+  topped up by 50: 90 held, 10 in play). A stake lost is gone from then on.
+- A challenge without a stake moves nothing and writes no row.
 - A diamond match is a challenge with a stake from STAKES; it can be made and accepted only with
   enough diamonds. When its game starts, both stakes move into the game's pot (escrow): out of
   the players' accounts, held by the game, so that nobody can stake them twice.
@@ -80,10 +84,21 @@ def balance(player: Player) -> int:
         return player.diamonds
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        if locked.diamonds < FLOOR and not _topped_up_today(locked):
-            move(locked, FLOOR - locked.diamonds, Reason.TOP_UP)
+        short = FLOOR - locked.diamonds - in_play(locked)
+        if short > 0 and not _topped_up_today(locked):
+            move(locked, short, Reason.TOP_UP)
     player.diamonds = locked.diamonds
     return player.diamonds
+
+
+def in_play(player: Player) -> int:
+    """The player's diamonds in the pots of games not finished: staked, not yet won or lost."""
+    moved = (
+        DiamondEntry.objects.filter(player=player, game__isnull=False)
+        .exclude(game__status=Game.Status.FINISHED)
+        .aggregate(total=Sum("amount"))["total"]
+    )
+    return -(moved or 0)
 
 
 def _topped_up_today(player: Player) -> bool:
@@ -110,7 +125,10 @@ def check_stake(stake: int, player: Player, opponent: Player | None = None) -> N
 
 
 def escrow(game: Game, players: list[Player]) -> None:
-    """Move each player's stake into the game's pot, as the game starts (same transaction)."""
+    """Move each player's stake into the game's pot, as the game starts (same transaction);
+    a game without a stake moves nothing (no "Stake 0" rows)."""
+    if not game.stake:
+        return
     for player in sorted(players, key=lambda p: p.pk):  # rows locked in one order everywhere
         move(player, -game.stake, Reason.STAKE, game)
 

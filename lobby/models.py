@@ -233,6 +233,10 @@ class Table(models.Model):
     rematch_of = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # A rematch one of its invited players declined: it is over, and nobody may join it.
+    declined_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     objects = TableQuerySet.as_manager()
 

@@ -29,6 +29,7 @@ from lobby.models import ONLINE_WINDOW, Challenge, Player, expires_from_now
 from lobby.ranked import start_unranked
 from lobby.tables import NO_TABLE as NO_TABLE
 from lobby.tables import create_table as create_table
+from lobby.tables import decline_rematch as decline_rematch
 from lobby.tables import join_table as join_table
 from lobby.tables import look_up_table as look_up_table
 from lobby.tables import rematch as rematch

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
-from games import clock
+from games import clock, presence
 from games.flow import _
 from games.locks import serialize_on
 from games.models import Game
@@ -28,6 +28,8 @@ NO_TABLE = _("There is no table with that code.")
 # other player is online or at the table.
 CANNOT_JOIN = _("You cannot join this table.")
 CANNOT_REMATCH = _("You cannot play a rematch with these players.")
+DECLINED = _("%(name)s declined the rematch.")
+NO_OFFER = _("There is no rematch offer to decline.")
 BAD_TIMER = _(
     "Choose what the table offers: live with no timer or 30, 60 or 120 seconds a turn, or at "
     "your own pace."
@@ -81,6 +83,8 @@ def join_table(visitor: str | None, code: str, *, address: str | None = None) ->
             return table
         if table.rematch_of_id and not table.rematch_of.seats.filter(visitor=visitor).exists():
             raise Forbidden(_("Only the players of the last game can join its rematch."))
+        if table.declined_by_id:
+            raise StaleAction(DECLINED, name=table.declined_by.name)
         if table.started:
             raise StaleAction(_("That table has already started its game."))
         # A table is its host's: nobody with a block either way with the host or anyone seated.
@@ -127,18 +131,37 @@ def start_table(
     return table.game
 
 
-def rematch(visitor: str | None, game: Game) -> Table:
-    """Offer (or accept) a rematch of a finished online game; it starts once everyone accepts."""
+def _check_players(visitor: str | None, game: Game) -> Player:
+    """This browser's player, one of a finished online game's."""
     player = require_player(visitor)
     if game.mode != Game.Mode.ONLINE or game.seat_of(visitor) is None:
         raise Forbidden(_("This game is not yours: you can watch it but not play in it."))
     if game.status != Game.Status.FINISHED:
         raise StaleAction(_("The game is not over yet."))
+    return player
+
+
+def rematch(visitor: str | None, game: Game) -> Table:
+    """Offer (or accept) a rematch of a finished online game; it starts once everyone accepts.
+
+    Refused once one of the invited declined it, and while another player is gone (no page of
+    theirs open on the game: ``games.presence.gone_from``), as they could not answer, or would
+    find a game started without them.
+    """
+    player = _check_players(visitor, game)
     others = [seat.visitor for seat in game.ordered_seats() if seat.visitor != visitor]
     if apart.any_apart(
         player.pk, Player.objects.filter(visitor__in=others).values_list("pk", flat=True)
     ):
         raise Forbidden(CANNOT_REMATCH)
+    asked = TableSeat.objects.filter(table__rematch_of=game).values_list(
+        "player__visitor", "joined_at"
+    )
+    gone = presence.gone_from(game, visitor, dict(asked))
+    if gone:
+        raise StaleAction(
+            _("No rematch: %(names)s left the game."), names=", ".join(s.name for s in gone)
+        )
     with transaction.atomic():
         serialize_on("rematch", game.pk)  # two first clicks at once make one table, not two
         table = Table.objects.select_for_update().filter(rematch_of=game).first()
@@ -147,7 +170,29 @@ def rematch(visitor: str | None, game: Game) -> Table:
             table = None
         if table is None:
             table = Table.objects.create(host=player, rematch_of=game)
+        if table.declined_by_id:
+            raise StaleAction(DECLINED, name=table.declined_by.name)
     join_table(visitor, table.code)
+    notify.game_changed(game.id)
+    return table
+
+
+def decline_rematch(visitor: str | None, game: Game) -> Table:
+    """Decline the rematch another player offered: it is over, and its offerer's page says so."""
+    player = _check_players(visitor, game)
+    with transaction.atomic():
+        serialize_on("rematch", game.pk)
+        table = Table.objects.select_for_update().filter(rematch_of=game).first()
+        if table is None or table.expired:
+            raise StaleAction(NO_OFFER)
+        if table.started:
+            raise StaleAction(_("The rematch has already started."))
+        if table.declined_by_id:
+            raise StaleAction(DECLINED, name=table.declined_by.name)
+        if table.seats.filter(player=player).exists():
+            raise StaleAction(_("You have accepted this rematch: there is nothing to decline."))
+        table.declined_by = player
+        table.save(update_fields=["declined_by"])
     notify.game_changed(game.id)
     return table
 

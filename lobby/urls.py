@@ -23,4 +23,5 @@ urlpatterns = [
     path("t/<str:code>/join/", views.join_table, name="join_table"),
     path("t/<str:code>/start/", views.start_table, name="start_table"),
     path("game/<str:game_id>/rematch/", views.rematch, name="rematch"),
+    path("game/<str:game_id>/rematch/decline/", views.decline_rematch, name="decline_rematch"),
 ]

@@ -233,6 +233,17 @@ def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("games:play", game_id=game.id)
 
 
+@require_POST
+def decline_rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Decline a rematch offered by another player of a finished online game."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
+    try:
+        services.decline_rematch(visitor_id(request), game)
+    except ActionRefused as refusal:
+        return refused_page(request, game_id, refusal)
+    return redirect("games:play", game_id=game.id)
+
+
 def _after(request: HttpRequest, name: str, **kwargs) -> HttpResponse:
     """Redirect; htmx follows with a full page load (HX-Redirect)."""
     url = reverse(name, kwargs=kwargs)

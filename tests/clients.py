@@ -43,13 +43,22 @@ def online_game() -> tuple[Game, Client, Client]:
 
 
 def finished_online_game(settings) -> tuple[Game, Client, Client]:
+    """Ana ends a game without Bo, who then comes back to its page (both are here)."""
     settings.AWAY_GRACE_SECONDS = 0
     game, ana, bo = online_game()
     Seat.objects.filter(game=game, visitor="ana").update(
         present_until=timezone.now() + timedelta(seconds=30)
     )
     ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
+    here(game, "ana", "bo")
     return game, ana, bo
+
+
+def here(game: Game, *visitors: str) -> None:
+    """These players have the game's page open now (as their sockets would say)."""
+    Seat.objects.filter(game=game, visitor__in=visitors).update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
 
 
 # What a browser sends with a plain form post (a page load); see games.responses.form_navigation.

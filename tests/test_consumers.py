@@ -820,7 +820,12 @@ async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
         )
         Seat.objects.filter(game=game, visitor="ana").update(present_until=None)
         Seat.objects.filter(game=game, visitor="bo").update(present_until=None)
-        return services.leave_out(game.id, "ana", 1, end=True)
+        ended = services.leave_out(game.id, "ana", 1, end=True)
+        # Ana's page is open too (else Bo's would say she left: no rematch with her).
+        Seat.objects.filter(game=game, visitor="ana").update(
+            present_until=timezone.now() + timedelta(seconds=60)
+        )
+        return ended
 
     game = await finished_game()
     bo = await connect(f"/ws/game/{game.id}/", "bo")
@@ -831,6 +836,46 @@ async def test_a_rematch_offer_reaches_the_other_players_open_page(settings):
     offer = await receive_containing(bo, "Accept the rematch (Ana asked)")
     assert "data-version" not in offer  # not a move: the page must not drop it as old news
     await bo.disconnect()
+
+
+async def test_a_rematch_declined_or_a_player_gone_reaches_the_offerers_open_page(settings):
+    """Issue 29: the offerer sees live that the rematch was declined, as the offer was shown."""
+    settings.AWAY_GRACE_SECONDS = 0
+
+    @database_sync_to_async
+    def finished_game():
+        players = [
+            Player.objects.get_or_create(visitor=v, name=v.title(), name_key=v)[0]
+            for v in ("ana", "bo")
+        ]
+        game = services.start_online_game(players)
+        Seat.objects.filter(game=game).update(present_until=None)
+        return services.leave_out(game.id, "ana", 1, end=True)
+
+    from lobby import services as lobby_services
+
+    game = await finished_game()
+    ana = await connect(f"/ws/game/{game.id}/", "ana")
+    await drain(ana)
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    await receive_containing(ana, "Rematch</button>")  # Bo is here: the button comes back
+    await drain(bo)
+    await database_sync_to_async(lobby_services.rematch)("ana", game)
+    await receive_containing(bo, "Accept the rematch (Ana asked)")
+    await database_sync_to_async(lobby_services.decline_rematch)("bo", game)
+    declined = await receive_containing(ana, "Bo declined the rematch.")
+    assert "waiting for the others" not in declined
+    await bo.disconnect()
+    await ana.disconnect()
+
+    second = await finished_game()
+    ana = await connect(f"/ws/game/{second.id}/", "ana")
+    await receive_containing(ana, "No rematch: Bo left the game.")
+    bo = await connect(f"/ws/game/{second.id}/", "bo")
+    await receive_containing(ana, "Rematch</button>")
+    await bo.disconnect()  # Bo closes his last page of the game
+    await receive_containing(ana, "No rematch: Bo left the game.")
+    await ana.disconnect()
 
 
 async def test_a_masked_token_is_new_each_time_and_passes_djangos_check():

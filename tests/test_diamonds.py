@@ -31,6 +31,11 @@ def challenge_for(stake: int):
     return ana, bo
 
 
+def finished_game(pk: str = "g1") -> Game:
+    """A game over: a stake moved into its pot is lost, no longer in play."""
+    return Game.objects.create(pk=pk, status=Game.Status.FINISHED)
+
+
 def audit_ok() -> diamonds.Audit:
     report = diamonds.audit()
     assert report.problems == []
@@ -95,7 +100,7 @@ def test_stakes_above_a_balance_are_refused_and_change_nothing():
     ana, bo = online("ana", "Ana"), online("bo", "Bo")
     bo_id = Player.objects.get(visitor="bo").pk
     with transaction.atomic():  # Ana lost most of hers: today's top-up brings her to 100
-        diamonds.move(Player.objects.get(visitor="ana"), -460, "stake", Game.objects.create())
+        diamonds.move(Player.objects.get(visitor="ana"), -460, "stake", finished_game())
     refused = ana.post("/online/challenge/", {"player": bo_id, "stake": 250}, headers=HTMX)
     assert refused.status_code == 409
     assert "You have 100 diamonds: not enough for a stake of 250." in refused.text
@@ -127,15 +132,69 @@ def test_below_the_floor_a_player_is_topped_up_once_a_day(monkeypatch):
     online("ana", "Ana")
     ana = Player.objects.get(visitor="ana")
     with transaction.atomic():
-        diamonds.move(ana, -480, "stake", Game.objects.create())
+        diamonds.move(ana, -480, "stake", finished_game())
     assert diamonds.balance(ana) == 100 and diamonds.balance(ana) == 100
     with transaction.atomic():
-        diamonds.move(ana, -90, "stake", Game.objects.create(pk="g2"))
+        diamonds.move(ana, -90, "stake", finished_game("g2"))
     assert diamonds.balance(ana) == 10  # already topped up today
     tomorrow = timezone.now() + timedelta(days=1)
     monkeypatch.setattr(timezone, "now", lambda: tomorrow)
     assert diamonds.balance(ana) == 100
     assert DiamondEntry.objects.filter(reason="top_up").count() == 2
+
+
+def test_a_challenge_without_a_stake_moves_no_diamonds_and_writes_no_row():
+    ana, bo = challenge_for(0)
+    accepted = bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
+    assert accepted.status_code == 302
+    game = Game.objects.get()
+    assert game.stake == 0 and game.status == Game.Status.PLAYING
+    assert list(DiamondEntry.objects.values_list("reason", "amount")) == [
+        ("grant", 500),
+        ("grant", 500),
+    ]
+    assert "Stake" not in ana.get("/me/").text
+    assert audit_ok().in_play == 0
+
+
+def test_a_stake_in_a_live_pot_still_counts_as_the_players_for_the_top_up(settings):
+    """Ana stakes her last 100: while the game is played she holds 0 but is not topped up; once
+    she has lost it, she is (once that day)."""
+    ana, bo = online("ana", "Ana"), online("bo", "Bo")
+    with transaction.atomic():  # Ana lost 400 to Bo in an earlier match
+        lost = finished_game()
+        diamonds.move(Player.objects.get(visitor="ana"), -400, "stake", lost)
+        diamonds.move(Player.objects.get(visitor="bo"), 400, "winnings", lost)
+    ana.post("/online/challenge/", {"player": Player.objects.get(visitor="bo").pk, "stake": 100})
+    bo.post(f"/online/challenge/{Challenge.objects.get().pk}/accept/")
+    game = Game.objects.get(stake=100)
+    assert "You have 0 diamonds." in ana.get("/online/").text
+    assert diamonds.balance(Player.objects.get(visitor="ana")) == 0
+    assert not DiamondEntry.objects.filter(reason="top_up").exists()
+    assert audit_ok().in_play == 200
+    # Ana leaves for good and Bo ends the game: her stake is lost, and now she is topped up.
+    settings.AWAY_GRACE_SECONDS = 0
+    Seat.objects.filter(game=game, visitor="bo").update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    bo.post(f"/game/{game.id}/leave-out/", {"seat": game.seat_of("ana").position, "end": "1"})
+    assert "You have 100 diamonds." in ana.get("/online/").text
+    assert balances() == {"ana": 100, "bo": 1000}
+    assert list(DiamondEntry.objects.filter(reason="top_up").values_list("amount", flat=True)) == [
+        100
+    ]
+    assert audit_ok().in_play == 0
+
+
+def test_the_top_up_counts_a_stake_in_play_as_held():
+    online("ana", "Ana")
+    ana = Player.objects.get(visitor="ana")
+    with transaction.atomic():
+        diamonds.move(ana, -450, "stake", finished_game())  # lost: 50 left
+        diamonds.move(ana, -10, "stake", Game.objects.create(pk="live"))  # 10 in play, 40 held
+    assert diamonds.in_play(ana) == 10
+    assert diamonds.balance(ana) == 90  # topped up by 50: with the 10 in play, 100
+    assert DiamondEntry.objects.get(reason="top_up").amount == 50
 
 
 def test_the_ledger_is_append_only_and_the_audit_finds_a_mismatch(capsys):

@@ -16,6 +16,7 @@ from tests.clients import (
     HTMX,
     client_for,
     finished_online_game,
+    here,
     online,
     online_game,
     refusal_text,
@@ -310,6 +311,7 @@ def test_rematch_starts_once_both_accept(settings):
         present_until=timezone.now() + timedelta(seconds=30)
     )
     ana.post(f"/game/{game.id}/leave-out/", {"seat": 1, "end": "1"})
+    here(game, "bo")  # Bo comes back to the game's page
     assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
     assert "waiting for the others" in ana.get(f"/game/{game.id}/").text
     assert "Accept the rematch (Ana asked)" in bo.get(f"/game/{game.id}/").text
@@ -333,6 +335,81 @@ def test_only_the_players_join_a_rematch(settings):
     assert ana.post(f"/t/{table.code}/start/").status_code == 404  # rematches start themselves
     bo.post(f"/game/{game.id}/rematch/")
     assert Game.objects.count() == 2
+
+
+def test_a_rematch_offered_can_be_declined_and_its_offerer_sees_so(settings):
+    game, ana, bo = finished_online_game(settings)
+    ana.post(f"/game/{game.id}/rematch/")
+    offered = bo.get(f"/game/{game.id}/").text
+    assert "Accept the rematch (Ana asked)" in offered
+    assert f'action="/game/{game.id}/rematch/decline/"' in offered
+    assert ">Decline</button>" in offered
+    assert ">Decline</button>" not in ana.get(f"/game/{game.id}/").text  # nothing to decline
+    declined = bo.post(f"/game/{game.id}/rematch/decline/", headers=FORM_POST)
+    assert declined.status_code == 302 and declined["Location"] == f"/game/{game.id}/"
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Bo declined the rematch." in page and "waiting for the others" not in page
+    assert f'action="/game/{game.id}/rematch/"' not in page
+    assert "You declined the rematch." in bo.get(f"/game/{game.id}/").text
+    spanish = ana.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
+    assert "Bo ha rechazado la revancha." in spanish
+    # Declined is over: neither a new offer nor a late accept starts a game.
+    for who in (ana, bo):
+        refused = who.post(f"/game/{game.id}/rematch/", headers=HTMX)
+        assert refused.status_code == 409 and "Bo declined the rematch." in refused.text
+    again = bo.post(f"/game/{game.id}/rematch/decline/", headers=HTMX)
+    assert again.status_code == 409 and "Bo declined the rematch." in again.text
+    assert Game.objects.count() == 1
+
+
+def test_declining_a_rematch_is_refused_with_a_reason_when_there_is_none_to_decline(settings):
+    game, ana, bo = finished_online_game(settings)
+    decline = f"/game/{game.id}/rematch/decline/"
+    refused = bo.post(decline, headers=HTMX)
+    assert refused.status_code == 409 and "There is no rematch offer to decline." in refused.text
+    ana.post(f"/game/{game.id}/rematch/")
+    mine = ana.post(decline, headers=HTMX)
+    assert mine.status_code == 409
+    assert "You have accepted this rematch: there is nothing to decline." in mine.text
+    stranger = online("eve", "Eve").post(decline, headers=HTMX)
+    assert stranger.status_code == 403
+    assert bo.get(decline).status_code == 405
+    assert client_for("nobody").post("/game/nope/rematch/decline/").status_code == 404
+    assert Table.objects.get(rematch_of=game).declined_by is None
+    bo.post(f"/game/{game.id}/rematch/")
+    started = Game.objects.exclude(pk=game.pk).get()
+    late = bo.post(decline, headers=HTMX)
+    assert late.status_code == 409 and "The rematch has already started." in late.text
+    assert Table.objects.get(rematch_of=game).game == started
+
+
+def test_no_rematch_is_offered_against_a_player_who_is_gone(settings):
+    game, ana, bo = finished_online_game(settings)
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
+    page = ana.get(f"/game/{game.id}/").text
+    assert "No rematch: Bo left the game." in page
+    assert f'action="/game/{game.id}/rematch/"' not in page
+    refused = ana.post(f"/game/{game.id}/rematch/", headers=HTMX)
+    assert refused.status_code == 409 and "No rematch: Bo left the game." in refused.text
+    assert not Table.objects.exists()
+    spanish = ana.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
+    assert "Sin revancha: Bo se ha ido de la partida." in spanish
+    here(game, "bo")  # Bo opens the game's page again
+    assert f'action="/game/{game.id}/rematch/"' in ana.get(f"/game/{game.id}/").text
+    assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
+
+
+def test_a_player_without_a_page_open_who_asks_for_a_rematch_counts_as_here(settings):
+    """Without JavaScript no socket says Bo's page is open; asking says he is here, until a
+    page of his closes after that."""
+    game, ana, bo = finished_online_game(settings)
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=None)
+    assert "No rematch: Bo left the game." in ana.get(f"/game/{game.id}/").text
+    assert bo.post(f"/game/{game.id}/rematch/", headers=FORM_POST).status_code == 302
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Accept the rematch (Bo asked)" in page and ">Decline</button>" in page
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
+    assert "No rematch: Bo left the game." in ana.get(f"/game/{game.id}/").text
 
 
 def test_crossed_challenges_start_one_game():

@@ -119,6 +119,7 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "seed": "{% url 'games:seed' id %}",
             "verify": "{% url 'games:verify' id %}",
             "rematch": "{% url 'lobby:rematch' id %}",
+            "decline_rematch": "{% url 'lobby:decline_rematch' id %}",
             "player": "{% url 'profiles:seat' id %}",
             "home": "{% url 'games:home' %}",
         }

@@ -7,9 +7,11 @@ transactions racing.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
+from websockets.sync.client import connect
 
 from tests.servers import Browser, Server, at_once, online
 
@@ -30,6 +32,16 @@ def player_id(page: str, name: str) -> str:
 
 def challenge_ids(page: str) -> list[str]:
     return sorted(set(re.findall(r"/online/challenge/(\d+)/accept/", page)))
+
+
+@contextlib.contextmanager
+def game_page(server: Server, player: Browser, game: str):
+    """The player's game page open: its socket, counted present once its catch-up came."""
+    cookies = "; ".join(f"{c.name}={c.value}" for c in player.cookies)
+    url = server.url.replace("http://", "ws://") + "/ws" + game
+    with connect(url, origin=server.url, additional_headers={"Cookie": cookies}) as socket:
+        socket.recv(timeout=5)
+        yield socket
 
 
 def test_one_name_chosen_at_once_by_eight_goes_to_one(server):
@@ -72,9 +84,11 @@ def test_rematch_clicked_at_once_makes_one_table(server):
     (challenge,) = challenge_ids(bo.get("/online/")[1])
     status, page = bo.post(f"/online/challenge/{challenge}/accept/", {})
     game = re.search(r'action="(/game/[\w-]+/)', page)[1]
-    # Ana's grace period for Bo is 0 s: she ends the game, then both ask for a rematch, twice.
+    # Ana's grace period for Bo is 0 s: she ends the game, then both ask for a rematch, twice,
+    # with the game's page open (a rematch is not offered to a player who is gone).
     assert ana.post(game + "leave-out/", {"seat": 1, "end": "1"})[0] == 200
-    answers = at_once([lambda p=p: p.post(game + "rematch/", {}) for p in (ana, bo, ana, bo)])
+    with game_page(server, ana, game), game_page(server, bo, game):
+        answers = at_once([lambda p=p: p.post(game + "rematch/", {}) for p in (ana, bo, ana, bo)])
     assert all(status < 500 for status, _ in answers), [s for s, _ in answers]
     rematches = {
         re.search(r"/game/([\w-]+)/", page)[1]

@@ -241,7 +241,7 @@ def test_the_end_of_a_ranked_game_rates_both_players_once():
     assert (rows["ana"].score, rows["bo"].score) == (1, 0)
     ana.refresh_from_db()
     bo.refresh_from_db()
-    assert ratings.shown(ana.rating) == "1741?" and ratings.shown(bo.rating) == "1259?"
+    assert ratings.shown(ana.rating) == "1520?" and ratings.shown(bo.rating) == "1480?"
     assert ana.rated_at is not None and rows["ana"].value_after == ana.rating_value
     assert ana.established_until is None  # provisional still: not on the leaderboard yet
     # The same last score sent again (a double submit, a retry) is refused and rates nothing.
@@ -252,7 +252,7 @@ def test_the_end_of_a_ranked_game_rates_both_players_once():
     assert game.replayed_state().finished
     assert RatingChange.objects.count() == 2
     bo.refresh_from_db()
-    assert ratings.shown(bo.rating) == "1259?"
+    assert ratings.shown(bo.rating) == "1480?"
 
 
 def test_a_tie_is_a_draw():
@@ -279,6 +279,52 @@ def test_a_seat_left_out_loses_even_when_ahead(settings):
     rows = dict(RatingChange.objects.values_list("player__visitor", "score"))
     assert rows == {"ana": 1.0, "bo": 0.0}
     assert Player.objects.get(visitor="ana").rating_value > 1600
+
+
+@pytest.mark.parametrize("scored_first", [False, True], ids=["0-0", "one-box"])
+def test_a_ranked_game_ended_before_each_player_scored_a_box_is_not_rated(settings, scored_first):
+    """Issue 29: a forfeit at 0-0 in round 1 moved both ratings by 241. Nothing was played."""
+    settings.AWAY_GRACE_SECONDS = 0
+    ana, bo = player("ana", "Ana"), player("bo", "Bo")
+    game = ranked_game(ana, bo)
+    first, second = (seat.visitor for seat in game.ordered_seats())
+    if scored_first:  # the first player scored a Yahtzee; the second left before scoring
+        services.perform(game.id, first, "roll", {}, 0, roll=scripted_roller([(6,) * 5]))
+        services.perform(game.id, first, "score", {"box": "yahtzee"}, 1)
+    Seat.objects.filter(game=game, visitor=first).update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    services.leave_out(game.id, first, 1, end=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not RatingChange.objects.exists()
+    assert {(p.rating_value, p.rated_at) for p in Player.objects.all()} == {(1500, None)}
+    page = client_for(first).get(f"/game/{game.id}/").text
+    assert "Not rated: the game ended before each player had scored a box." in page
+    assert "rating-change" not in page
+    spanish = client_for(second).get(f"/game/{game.id}/", headers={"Accept-Language": "es"})
+    assert "Sin puntuar: la partida terminó antes de que cada jugador anotara una casilla." in (
+        spanish.text
+    )
+
+
+def test_a_ranked_game_left_after_each_player_scored_is_rated_within_the_bound(settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    ana, bo = player("ana", "Ana"), player("bo", "Bo")
+    game = ranked_game(ana, bo)
+    for step, seat in enumerate(game.ordered_seats()):
+        roll = scripted_roller([PLAIN])
+        services.perform(game.id, seat.visitor, "roll", {}, 2 * step, roll=roll)
+        services.perform(game.id, seat.visitor, "score", {"box": "chance"}, 2 * step + 1)
+    first = game.ordered_seats()[0].visitor
+    Seat.objects.filter(game=game, visitor=first).update(
+        present_until=timezone.now() + timedelta(seconds=30)
+    )
+    services.leave_out(game.id, first, 1, end=True)
+    changes = dict(RatingChange.objects.values_list("player__visitor", "value_after"))
+    assert changes == {first: 1520, ({"ana", "bo"} - {first}).pop(): 1480}
+    page = client_for(first).get(f"/game/{game.id}/").text
+    assert '<span class="rating-change up">+20</span>' in page and "Not rated" not in page
 
 
 def test_unranked_games_are_never_rated():
@@ -313,7 +359,7 @@ def test_a_game_with_rating_rows_is_not_rated_again():
     game.refresh_from_db()
     ranked.rate_game(Game, game=game, state=game.state())  # the signal sent a second time
     assert RatingChange.objects.count() == 2
-    assert round(Player.objects.get(visitor="bo").rating_value) == 1741
+    assert round(Player.objects.get(visitor="bo").rating_value) == 1520
 
 
 def test_the_end_of_a_ranked_game_shows_each_change():
@@ -322,10 +368,10 @@ def test_the_end_of_a_ranked_game_shows_each_change():
     play_out(game, chance={"ana": (6, 6, 6, 6, 5)})
     page = client_for("bo").get(f"/game/{game.id}/").text
     assert "Ranked" in page
-    assert '<span class="rating-change up">+241</span> <span class="note">(rating 1741?)' in page
-    assert '<span class="rating-change down">-241</span> <span class="note">(rating 1259?)' in page
+    assert '<span class="rating-change up">+20</span> <span class="note">(rating 1520?)' in page
+    assert '<span class="rating-change down">-20</span> <span class="note">(rating 1480?)' in page
     spanish = client_for("bo").get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
-    assert "Clasificatoria" in spanish and "+241" in spanish
+    assert "Clasificatoria" in spanish and "+20" in spanish
 
 
 def test_an_unranked_game_says_nothing_of_ratings():

@@ -144,9 +144,59 @@ def test_a_win_mirrors_a_loss():
 
 
 def test_between_equally_known_players_the_winner_gains_what_the_loser_loses():
-    winner, loser = after_game(Rating(), Rating(), 1, NOW)
+    a, b = Rating(1500, 90, 0.06, NOW - DAY), Rating(1500, 90, 0.06, NOW - DAY)
+    winner, loser = after_game(a, b, 1, NOW)
     assert winner.value - 1500 == pytest.approx(1500 - loser.value)
-    assert change(Rating(), winner) == "+241" and change(Rating(), loser) == "-241"
+    assert change(a, winner) == "+21" and change(b, loser) == "-21"
+
+
+def test_a_fresh_profiles_first_loss_gives_its_winner_at_most_20():
+    """Two brand-new profiles: Glicko-2 alone would move both by 241 (issue 29's farm)."""
+    winner, loser = after_game(Rating(), Rating(), 1, NOW)
+    assert (winner.value, loser.value) == (1520, 1480)
+    assert change(Rating(), winner) == "+20" and change(Rating(), loser) == "-20"
+    assert winner.deviation == pytest.approx(396.69, abs=0.01)  # as Glicko-2 says
+    unbounded = replace(SITE, provisional_bound=math.inf)
+    free_winner, free_loser = after_game(Rating(), Rating(), 1, NOW, unbounded)
+    assert change(Rating(), free_winner) == "+241" and change(Rating(), free_loser) == "-241"
+    assert free_winner.deviation == winner.deviation
+
+
+@pytest.mark.parametrize("bound,rating", [(SITE.provisional_bound, "1700?"), (math.inf, "2163?")])
+def test_beating_one_throwaway_profile_after_another_is_bounded(bound, rating):
+    farmer = Rating()
+    for game in range(10):
+        at = NOW + game * 10 * timedelta(minutes=1)
+        farmer, _throwaway = after_game(
+            farmer, Rating(), 1, at, replace(SITE, provisional_bound=bound)
+        )
+    assert shown(farmer) == rating
+
+
+def test_between_provisional_players_the_bound_holds_both_ways():
+    a = b = Rating(1500, 200, 0.09, NOW - DAY)
+    assert [r.value for r in after_game(a, b, 1, NOW)] == [1520, 1480]
+    assert [r.value for r in after_game(a, b, 0, NOW)] == [1480, 1520]
+    unbounded = replace(SITE, provisional_bound=math.inf)
+    assert [round(r.value, 2) for r in after_game(a, b, 1, NOW, unbounded)] == [1578.71, 1421.29]
+
+
+def test_against_an_established_opponent_a_newcomer_moves_freely():
+    established = Rating(1600, 45, 0.06, NOW - DAY)
+    beaten, newcomer = after_game(established, Rating(), 0, NOW)
+    assert change(established, beaten) == "-4"  # Glicko-2's own change is under the bound
+    assert change(Rating(), newcomer) == "+317"  # the opponent is known: no bound
+    won, lost = after_game(established, Rating(), 1, NOW)
+    assert (change(established, won), change(Rating(), lost)) == ("+3", "-179")
+
+
+def test_an_opponent_long_away_is_provisional_again_and_bounded():
+    away = Rating(1500, 45, 0.06, NOW - 3 * 365 * DAY)
+    player = Rating(1500, 150, 0.09, NOW - DAY)
+    assert is_provisional(away, NOW)
+    assert after_game(player, away, 1, NOW)[0].value == 1520
+    unbounded = replace(SITE, provisional_bound=math.inf)
+    assert round(after_game(player, away, 1, NOW, unbounded)[0].value, 2) == 1550.12
 
 
 def test_both_players_are_rated_from_the_ratings_before_the_game():
@@ -357,6 +407,8 @@ def test_bad_calls_are_refused_with_a_reason():
         {"max_value": math.inf},
         {"tau": 0},
         {"period": timedelta(0)},
+        {"provisional_bound": 0},
+        {"provisional_bound": math.nan},
     ],
 )
 def test_a_broken_system_is_refused(fields):

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from games import clock
 from games import rating as ratings
 from games.models import Game, Seat
+from games.presence import gone_from
 from games.rules import Scorecard
 from games.services import away_deadline
 from games.strategy.bots import BOTS
@@ -144,14 +145,27 @@ def turn_clock(game: Game) -> dict | None:
 
 
 def rematch_offer(game: Game, viewer: Seat | None) -> dict:
-    """Who has asked for a rematch of a finished online game, and whether the viewer has."""
+    """Who has asked for a rematch of a finished online game, whether the viewer has, who
+    declined it (``declined``: a name, "" for none; ``declined_mine``: the viewer), and which of
+    the others are gone (``gone``: names; no rematch is offered to them)."""
     table = getattr(game, "rematch", None)
+    if table is not None and table.expired:
+        table = None
+    seats = list(table.seats.select_related("player")) if table is not None else []
+    asked = {seat.player.visitor: seat.joined_at for seat in seats}
+    gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor, asked)]
+    offer = {"asked": [], "mine": False, "game_id": None, "gone": gone}
+    offer |= {"declined": "", "declined_mine": False}
     if table is None:
-        return {"asked": [], "mine": False, "game_id": None}
-    names = [seat.player.name for seat in table.seats.select_related("player")]
-    visitors = set(table.seats.values_list("player__visitor", flat=True))
-    mine = viewer is not None and viewer.visitor in visitors
-    return {"asked": names, "mine": mine, "game_id": table.game_id}
+        return offer
+    offer["asked"] = [seat.player.name for seat in seats]
+    offer["mine"] = viewer is not None and viewer.visitor in {s.player.visitor for s in seats}
+    offer["game_id"] = table.game_id
+    if table.declined_by_id:
+        declined_by = table.declined_by
+        offer["declined"] = declined_by.name
+        offer["declined_mine"] = viewer is not None and viewer.visitor == declined_by.visitor
+    return offer
 
 
 def rating_changes(game: Game) -> dict[int, dict]:

@@ -29,6 +29,9 @@ WORDS = {
         "end": "End the game",
         "over": "Game over",
         "rating": "rating {}",
+        "roll": r"^Roll",
+        "would": "would score",
+        "score": r"^Score \d+$",
     },
     "es-ES": {
         "name": "Tu nombre",
@@ -41,6 +44,9 @@ WORDS = {
         "end": "Terminar la partida",
         "over": "Fin de la partida",
         "rating": "puntuación {}",
+        "roll": r"^Tirar",
+        "would": "valdría",
+        "score": r"^Anotar \d+$",
     },
 }
 
@@ -98,6 +104,15 @@ def test_two_players_queue_land_in_one_ranked_game_and_see_their_change(
     game_url = ana.url
     ana.screenshot(path=shots / f"{tag}-2-game.png", full_page=True)
 
+    # Each plays a turn (a game ended before that is not rated: nothing was played).
+    roll = re.compile(words["roll"])
+    for _seat in range(2):
+        mover = whose_turn([ana, bo], roll)
+        mover.get_by_role("button", name=roll).click()
+        mover.get_by_role("link", name=re.compile(words["would"])).first.click()
+        mover.get_by_role("button", name=re.compile(words["score"])).click()
+        expect(mover.get_by_role("button", name=roll)).to_have_count(0)
+
     # Bo goes for good: once his time to come back is up, Ana ends the game and wins it.
     bo.close()
     end = ana.get_by_role("button", name=words["end"])
@@ -105,16 +120,16 @@ def test_two_players_queue_land_in_one_ranked_game_and_see_their_change(
     end.click()
     expect(ana.get_by_role("heading", name=words["over"])).to_be_visible()
     ranking = ana.locator(".ranking")
-    expect(ranking.locator(".rating-change.up")).to_have_text("+241")
-    expect(ranking.locator(".rating-change.down")).to_have_text("-241")
-    expect(ranking).to_contain_text(words["rating"].format("1741?"))
+    expect(ranking.locator(".rating-change.up")).to_have_text("+20")
+    expect(ranking.locator(".rating-change.down")).to_have_text("-20")
+    expect(ranking).to_contain_text(words["rating"].format("1520?"))
     expect(ana.locator("#status .ranked-mark")).to_have_text(words["ranked"])
     ana.screenshot(path=shots / f"{tag}-3-ana-won.png", full_page=True)
 
     # Bo comes back to the game's page: he sees his own loss.
     bo = bo_browser.new_page()
     bo.goto(game_url)
-    expect(bo.locator(".ranking")).to_contain_text(words["rating"].format("1259?"))
+    expect(bo.locator(".ranking")).to_contain_text(words["rating"].format("1480?"))
     bo.screenshot(path=shots / f"{tag}-4-bo-lost.png", full_page=True)
     ana_browser.close()
     bo_browser.close()
@@ -144,7 +159,7 @@ def test_a_whole_ranked_game_rates_both_players(browser, server):
         expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
         changes.append(page.locator(".ranking .rating-change").all_text_contents())
     assert changes[0] == changes[1] and len(changes[0]) == 2  # both pages show both changes
-    assert sorted(changes[0]) in (["+241", "-241"], ["±0", "±0"])
+    assert sorted(changes[0]) in (["+20", "-20"], ["±0", "±0"])
     pages[0].goto(server.url + "/me/")
     expect(pages[0].locator(".rating-chart polyline")).to_have_count(1)
 
@@ -152,11 +167,11 @@ def test_a_whole_ranked_game_rates_both_players(browser, server):
 ROLL = re.compile(r"^Roll")
 
 
-def whose_turn(pages: list[Page]) -> Page:
+def whose_turn(pages: list[Page], roll: re.Pattern = ROLL) -> Page:
     """The page that has a Roll button (the other's comes with the push of the last score)."""
     for _ in range(100):
         for page in pages:
-            if page.get_by_role("button", name=ROLL).count():
+            if page.get_by_role("button", name=roll).count():
                 return page
         pages[0].wait_for_timeout(100)
     raise AssertionError("no page shows a Roll button")
