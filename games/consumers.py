@@ -37,6 +37,8 @@ from games.live.turns import keep_sweeping
 
 logger = logging.getLogger(__name__)
 
+CLOSE_NO_GAME = 4404  # an application's close code (4000-4999): "no such game"
+
 
 # Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
 # messages a game page handles, and a move it sends.
@@ -62,6 +64,12 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.takes_rows = query.get("rows", [""])[0] == "1"
         self.frames = FrameBudget()
         self.group = group_name(self.game_id)
+        if not await database_sync_to_async(presence.game_exists)(self.game_id):
+            # Opened, then closed with a code the page does not reconnect on (as a table's page
+            # of no table, ``lobby.consumers``): a refused handshake would be tried every second.
+            await self.accept()
+            await self.close(code=CLOSE_NO_GAME)
+            return
         if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
             await self.close()  # before the handshake: the socket is refused
             return

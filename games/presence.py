@@ -98,6 +98,11 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
+def game_exists(game_id: str) -> bool:
+    """Whether there is such a game for a page to follow."""
+    return Game.objects.filter(pk=game_id).exists()
+
+
 def may_follow(game_id: str, visitor: str | None) -> bool:
     """False for a daily challenge's attempt whose day is not over, but for its player:
     everyone plays its dice that day (``Game.open_to``)."""

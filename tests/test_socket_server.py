@@ -113,3 +113,12 @@ def test_a_browser_signed_out_from_another_can_no_longer_act_over_its_open_socke
         assert "Ana" not in online_list(bo.browser)
         assert "Choose a name to go online" in phone.get("/online/")[1]
     assert "Traceback" not in server.log()
+
+
+def test_a_socket_to_a_game_that_does_not_exist_is_closed_as_no_such_game(server):
+    """It was accepted and kept open like a game's page; it is closed at once with the code
+    the page does not reconnect on (4404), as a table's socket of no table is."""
+    sock = open_socket(server.url, "/ws/game/NoSuchGame123/")
+    with sock, pytest.raises(ConnectionClosed) as closed:
+        sock.recv(timeout=5)
+    assert closed.value.rcvd.code == 4404
