@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, dice, events
+from games import clock, dice, events, presence
 from games.flow import _
 from games.logbook import Log, Roll, play_computer_turns, play_turn
 from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
@@ -275,6 +275,8 @@ def perform(
             else:  # the computer's turns followed: redraw everything
                 parts = onlookers = ("game",)
             notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
+            if presence.moved(game, seat):  # a move by any path is presence: back, not away
+                notify_game(game.id, ("status",), game=game)
     if timed_out:  # committed: the timed-out turn stays played
         raise StaleAction(TIMED_OUT)
     return game
