@@ -278,9 +278,10 @@ def perform(
                 parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
             else:  # the computer's turns followed: redraw everything
                 parts = onlookers = ("game",)
+            # A move by any path is presence: a seat that was away is back (the others see it).
+            if presence.moved(game, seat) and not {"game", "status"} & set(onlookers):
+                onlookers = (*onlookers, "status")
             notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
-            if presence.moved(game, seat):  # a move by any path is presence: back, not away
-                notify_game(game.id, ("status",), game=game)
     if timed_out:  # committed: the timed-out turn stays played
         raise StaleAction(TIMED_OUT)
     return game

@@ -890,3 +890,17 @@ async def test_signing_out_the_other_browsers_closes_their_sockets_at_once():
     assert "data-navigate" not in "".join(await drain(other))  # Bo's page: not his profile
     for communicator in (kept, other):
         await communicator.disconnect()
+
+
+async def test_a_seat_moving_without_a_socket_is_shown_back_to_the_others():
+    """A browser without JavaScript plays by plain posts: its seat was shown away for good (and
+    could be left out two minutes in). Its move brings it back, on the others' pages too."""
+    game = await new_online_game()
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    assert "Ana</a>: away" in await receive_containing(bo, 'id="game"')
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
+    )
+    told = await receive_containing(bo, "Ana rolled 1 2 3 4 5.")
+    assert "Ana</a>: here" in told and "Ana</a>: away" not in told
+    await bo.disconnect()
