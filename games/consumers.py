@@ -22,17 +22,22 @@ from games import presence, timeouts
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
 from games.live.moves import CLOSE_INVALID, FrameBudget, SocketPage, answer_move, parse_move
 from games.live.pages import (
+    CLOSE_SIGNED_OUT,
     HEARTBEAT_SECONDS,
     LeavesOnce,
+    browser_of,
     group_name,
     navigate_html,
     page_of,
     presence_message,
+    signed_in_still,
 )
 from games.live.redraws import ROWS, render_once, view_key
 from games.live.turns import keep_sweeping
 
 logger = logging.getLogger(__name__)
+
+CLOSE_NO_GAME = 4404  # an application's close code (4000-4999): "no such game"
 
 
 # Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
@@ -50,6 +55,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
+        self.browser = browser_of(self.scope)
         self.page = page_of(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.tab = query.get("tab", [""])[0][:32]  # as the view takes X-Tab
@@ -58,6 +64,12 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.takes_rows = query.get("rows", [""])[0] == "1"
         self.frames = FrameBudget()
         self.group = group_name(self.game_id)
+        if not await database_sync_to_async(presence.game_exists)(self.game_id):
+            # Opened, then closed with a code the page does not reconnect on (as a table's page
+            # of no table, ``lobby.consumers``): a refused handshake would be tried every second.
+            await self.accept()
+            await self.close(code=CLOSE_NO_GAME)
+            return
         if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
             await self.close()  # before the handshake: the socket is refused
             return
@@ -66,8 +78,13 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         # A turn that ran out while nobody was looking is played before the page is caught up.
         await database_sync_to_async(timeouts.enforce_if_due)(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.visitor:  # to be sent on to a rematch when it starts
+        if self.visitor:  # to be sent on to a rematch when it starts, or signed out
             await self.channel_layer.group_add(f"player-{self.visitor}", self.channel_name)
+            if not await signed_in_still(session):  # signed out since the session was read
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(f"player-{self.visitor}", self.channel_name)
+                await self.close()
+                return
         await self.accept()
         self.watching = await database_sync_to_async(presence.is_watching)(
             self.game_id, self.visitor
@@ -184,9 +201,14 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         await push_log(self, lambda: place_of_game(self.game_id), event)
 
     async def signed_out(self, event: dict) -> None:
-        """The player's profile signed out its other browsers: load the page again, so that a
-        browser signed out plays no more (its socket had read the player once, at its start)."""
+        """The player's profile signed out its other browsers: if this is one of them, its socket
+        (which read the player when it opened) takes no more moves and closes at once, and the
+        page loads again as nobody's. The closing stops counting the seat present here."""
+        if event.get("kept") == self.browser:
+            return
+        self.refused = True  # a frame still queued behind this message is not applied
         await self.send(text_data=navigate_html(f"/game/{self.game_id}/", self.page["language"]))
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     async def _keep_present(self) -> None:
         while True:

@@ -1,12 +1,14 @@
 """Provably fair dice: every die a game rolls comes from a secret seed it committed to first.
 
 A new game draws a secret ``seed`` and shows its SHA-256 (the *commitment*) before the first
-roll. A player may add text of their own before that roll (``player_seed``), mixed into the key,
-so that the server could not have chosen its seed to suit the game. Each die is then
+roll. Every seat may add text of its own before that roll, mixed into the key, so that the server
+could not have chosen its seed to suit the game. Each die is then
 
     HMAC-SHA256(key, "seat:turn:roll:slot"), its first byte below 252, taken modulo 6, plus 1
 
-``key`` being SHA-256 of the seed and the player's text. 252 is the largest multiple of 6 that a
+``key`` being SHA-256 of the seed, a line break and the players' text (``player_seed``): each
+seat's own text, one a line in seat order (``players_text``), so a game with one text has the key
+it had when only one could be added. 252 is the largest multiple of 6 that a
 byte reaches, so every face is equally likely (no modulo bias); a byte of 252 or more is skipped
 (the next byte is tried, then a new digest with a counter). ``turn`` is the seat's turn, 1-13,
 ``roll`` the roll of that turn, 1-3, and ``slot`` the die's place, 0-4: a die a player rerolls gets
@@ -46,8 +48,18 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+def players_text(texts: Iterable[str]) -> str:
+    """The text a game's key mixes in: the seats' own texts (none may hold a line break), in
+    seat order, one a line; those who added none are left out.
+
+    >>> players_text(["", "lucky", "", "seven"]).split()
+    ['lucky', 'seven']
+    """
+    return "\n".join(text for text in texts if text)
+
+
 def key(seed: str, player_seed: str = "") -> bytes:
-    """The dice key of a game: its seed mixed with the text a player added (if any)."""
+    """The dice key of a game: its seed mixed with the players' text (``players_text``)."""
     return hashlib.sha256(f"{seed}\n{player_seed}".encode()).digest()
 
 

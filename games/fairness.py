@@ -60,7 +60,8 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
             message = gettext("The seed is shown once the game is over.")
         return error_page(request, not_yet, message, 409)
     seed = request.GET.get("seed", game.seed).strip().lower()
-    text = request.GET.get("text", game.player_seed)
+    # One text a line (a form's text area sends its line breaks as CR LF).
+    text = request.GET.get("text", game.player_seed).replace("\r\n", "\n")
     errors = []
     if len(seed) != 64 or not set(seed) <= set(string.hexdigits.lower()):
         errors.append(gettext("A seed is 64 hexadecimal digits (0-9, a-f)."))
@@ -107,7 +108,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
         "text": text,
         "committed": game.seed_hash,
         "revealed_seed": game.seed,
-        "revealed_text": game.player_seed,
+        "text_rows": max(1, len(game.seed_texts)),
         "changed": seed != game.seed or text != game.player_seed,
         "errors": errors,
         "check": check,

@@ -6,8 +6,10 @@ Both apps take the identity from here; lasting player profiles build on it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import secrets
 from datetime import timedelta
+from importlib import import_module
 
 from django.conf import settings
 from django.contrib.sessions.backends.base import CreateError
@@ -43,6 +45,18 @@ def sign_in_as(request: HttpRequest, visitor: str) -> None:
 def sign_out(request: HttpRequest) -> None:
     """This browser is nobody now (signed out from another browser of its profile)."""
     request.session.pop(VISITOR_KEY, None)
+
+
+def browser_mark(session_key: str | None) -> str:
+    """What names this browser's session in messages between processes: a digest, not the key
+    (the key is the browser's secret; an open socket compares its own against it)."""
+    return hashlib.sha256((session_key or "").encode()).hexdigest()[:32]
+
+
+def still_signed_in(session_key: str | None) -> bool:
+    """Whether this session still exists: a browser signed out from another one has lost it."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    return bool(session_key) and store().exists(session_key)
 
 
 def rotate_session_key(request: HttpRequest) -> None:

@@ -140,11 +140,12 @@ class Game(models.Model):
     # redraw only then. In the row that every move locks and reads, so no move has to ask.
     watched_until = models.DateTimeField(null=True, blank=True)
     # Provably fair dice (``games.dice``): the secret seed every roll comes from, its SHA-256 shown
-    # from the start, and text a player added before the first roll. Blank in games from before
-    # (their dice are as stored, with nothing to verify).
+    # from the start, and the text the players added before the first roll (each seat's own,
+    # ``Seat.seed_text``, one a line in seat order: ``dice.players_text``). Blank in games from
+    # before (their dice are as stored, with nothing to verify).
     seed = models.CharField(max_length=64, blank=True)
     seed_hash = models.CharField(max_length=64, blank=True)
-    player_seed = models.CharField(max_length=64, blank=True)
+    player_seed = models.CharField(max_length=400, blank=True)  # 6 texts of 64, 5 line breaks
     # When the seed may be shown: once the game is over (None), or later (the daily challenge's
     # seed is everyone's that day, so it is shown when the day is over).
     reveal_after = models.DateTimeField(null=True, blank=True)
@@ -207,6 +208,13 @@ class Game(models.Model):
             return own or self.reveal_after <= timezone.now()
         return own or self.mode == self.Mode.ONLINE or self.shared
 
+    @property
+    def seed_texts(self) -> list[tuple[str, str]]:
+        """The texts mixed into the dice, each with the name of the seat that added it (no name
+        for a game from before every seat could add its own, whose one text is the game's)."""
+        texts = [(seat.name, seat.seed_text) for seat in self.ordered_seats() if seat.seed_text]
+        return texts or ([("", self.player_seed)] if self.player_seed else [])
+
     def seat_of(self, visitor: str | None) -> Seat | None:
         """The seat this browser plays now: the current seat if it is theirs, else their first."""
         if not visitor:
@@ -265,6 +273,8 @@ class Seat(models.Model):
     present_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open game pages of this seat
     timeouts = models.PositiveSmallIntegerField(default=0)  # turns timed out in a row
+    # The text this seat mixed into the game's dice before the first roll (``Game.player_seed``).
+    seed_text = models.CharField(max_length=64, blank=True)
 
     class Meta:
         constraints = [

@@ -1,7 +1,8 @@
 """Who has a page open, derived from the pages' own rows so that it survives a server's crash.
 
-Each open page's socket keeps a row (``OpenPage``) whose ``until`` its heartbeat renews. A seat
-is present while one of its visitor's pages on the game has a fresh row; ``Seat.connections``
+Each open page's socket keeps a row (``OpenPage``) whose ``until`` its heartbeat renews, and a
+seat's move, by any path, keeps one as a heartbeat would (``moved``). A seat is present while one
+of its visitor's rows on the game is fresh; ``Seat.connections``
 and ``Seat.present_until`` are a copy of that, recomputed from the rows (never counted up and
 down), for the reads that every move makes. A server killed with pages open leaves their rows
 behind: when it starts again it forgets them (``forget_process``), and a server that does not
@@ -67,6 +68,30 @@ def lapse(game_id: str | None) -> set[str]:
     return visitors
 
 
+# The rows a seat's own moves keep (``moved``): not a socket server's pages, never forgotten as one.
+MOVES = "(moves)"
+
+
+def moved(game: Game, seat: Seat) -> bool:
+    """A seat of a live online game moved, by whatever path (a plain form post too: a browser
+    without JavaScript has no socket): it is here as a page's heartbeat keeps it, for
+    ``PRESENCE_WINDOW`` after the move, then away with the grace period. True if that brought
+    the seat back (the others redraw its status).
+
+    A seat whose open page keeps it here longer than half the window (its heartbeat renews it
+    every 20 s) is left alone: a move over a socket costs nothing more.
+    """
+    now = timezone.now()
+    if game.mode != Game.Mode.ONLINE or game.pace == Game.Pace.OWN or not seat.visitor:
+        return False
+    if seat.present_until is not None and seat.present_until > now + PRESENCE_WINDOW / 2:
+        return False
+    open_page(f"moved:{game.pk}:{seat.visitor}", MOVES, seat.visitor, game.pk)
+    came_back = refresh_seats(game.pk, seat.visitor)
+    seat.refresh_from_db(fields=["present_until", "connections"])  # the move's redraws show it
+    return came_back
+
+
 def page_opened(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
     """Count a seat's page as open; True if that brought the seat back (the others redraw)."""
     if not visitor:
@@ -123,6 +148,11 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
+def game_exists(game_id: str) -> bool:
+    """Whether there is such a game for a page to follow."""
+    return Game.objects.filter(pk=game_id).exists()
+
+
 def may_follow(game_id: str, visitor: str | None) -> bool:
     """Whether this browser may open the game's socket: whoever may see its page
     (``Game.open_to``: a solo game's own browser, a daily attempt's player while its day is on)."""
@@ -159,14 +189,17 @@ def refresh_seats(game_id: str, visitor: str | None = None) -> bool:
 
 def copy_presence(rows: QuerySet, pages: QuerySet, until: str, now: datetime) -> bool:
     """Copy how many ``pages`` each row has open (``connections``) and until when (the field
-    ``until``) onto ``rows``, seats or players; True if one of them came or went.
+    ``until``, a seat's moves counted too) onto ``rows``, seats or players; True if one of them
+    came or went.
 
     The rows are locked first: on PostgreSQL an UPDATE sees what was committed when it started,
     so of two pages closing at once on two servers, the copy written last could otherwise be the
     one that had not seen the other page go.
     """
     here = Q(**{f"{until}__gt": now})
-    count = pages.order_by().values("visitor").annotate(n=Count("pk")).values("n")
+    # Open pages only: a seat's move keeps it here, but no page of it is there to be sent redraws.
+    counted = pages.exclude(process=MOVES)
+    count = counted.order_by().values("visitor").annotate(n=Count("pk")).values("n")
     latest = pages.order_by("-until").values("until")[:1]
     with transaction.atomic():
         locked = rows.select_for_update().values_list("pk", until)

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, dice, events
+from games import clock, dice, events, presence
 from games.flow import _
 from games.logbook import Log, Roll, play_computer_turns, play_turn
 from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
@@ -105,8 +105,8 @@ def _create_game(
 def add_player_seed(game_id: str, visitor: str | None, text: str) -> Game:
     """Mix a player's own text into the game's dice key, before the first roll (``games.dice``).
 
-    Once per game, by a player in it. The seed was fixed (and its SHA-256 shown) before the text
-    was asked for, so the server could not have chosen it to suit the text.
+    Once per seat, by each player in the game. The seed was fixed (and its SHA-256 shown) before
+    the texts were asked for, so the server could not have chosen it to suit them.
     """
     text = " ".join(text.split())
     if not text:
@@ -119,11 +119,15 @@ def add_player_seed(game_id: str, visitor: str | None, text: str) -> Game:
             raise IllegalMove(_("This game is from before fair dice: it has no seed to add to."))
         if game.reveal_after is not None:
             raise IllegalMove(_("The daily challenge's dice are the same for everyone."))
-        if game.player_seed:
+        seats = game.ordered_seats()
+        # (A game from before every seat could add its own holds its one text in the game's.)
+        if seat.seed_text or (game.player_seed and not any(s.seed_text for s in seats)):
             raise StaleAction(_("Text was already added to this game's dice."))
         if game.log_length:
             raise StaleAction(_("The dice have been rolled: text can only be added before that."))
-        game.player_seed = text
+        seat.seed_text = text
+        seat.save(update_fields=["seed_text"])
+        game.player_seed = dice.players_text(other.seed_text for other in seats)
         update_columns(game, ("player_seed",))
     return game
 
@@ -307,6 +311,9 @@ def perform(
                 parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
             else:  # the computer's turns followed: redraw everything
                 parts = onlookers = ("game",)
+            # A move by any path is presence: a seat that was away is back (the others see it).
+            if presence.moved(game, seat) and not {"game", "status"} & set(onlookers):
+                onlookers = (*onlookers, "status")
             notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
     if timed_out:  # committed: the timed-out turn stays played
         raise StaleAction(TIMED_OUT)

@@ -15,7 +15,15 @@ from chat.live import push_log
 from chat.services import place_of_table
 from games.addresses import client_address
 from games.live.csrf import masked
-from games.live.pages import HEARTBEAT_SECONDS, LeavesOnce, navigate_html, page_of
+from games.live.pages import (
+    CLOSE_SIGNED_OUT,
+    HEARTBEAT_SECONDS,
+    LeavesOnce,
+    browser_of,
+    navigate_html,
+    page_of,
+    signed_in_still,
+)
 from games.live.sockets import handshake
 from games.services import ActionRefused
 from lobby import notify, presence, presenters, ranked, services
@@ -80,6 +88,7 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         session = self.scope.get("session")
         self.visitor = await session.aget("visitor") if session is not None else None
+        self.browser = browser_of(self.scope)
         self.page = page_of(self.scope)
         self.joined = [*self.groups_of_page]
         if self.visitor:
@@ -87,6 +96,11 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         await self.forget_previous_run()
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        if self.visitor and not await signed_in_still(session):  # signed out since it was read
+            for group in self.joined:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            await self.close()
+            return
         await self.accept()
         self.heartbeat = asyncio.create_task(self._keep_online())
         self.arrived = True
@@ -124,8 +138,13 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """Lobby pages redraw; other pages ignore it."""
 
     async def signed_out(self, event: dict) -> None:
-        """The profile signed out its other browsers: load the page again (notify.signed_out)."""
+        """The profile signed out its other browsers: if this is one of them, its socket closes
+        at once (the player is online through it no more) and the page loads again as nobody's
+        (``notify.signed_out``)."""
+        if event.get("kept") == self.browser:
+            return
         await self.send(text_data=navigate_html(self.path, self.page["language"]))
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     async def table_changed(self, event: dict) -> None:
         """Table pages redraw; other pages ignore it."""
@@ -139,7 +158,8 @@ class LobbyConsumer(PresenceConsumer):
 
     async def connect(self) -> None:
         await super().connect()
-        self.pairing = asyncio.create_task(self._pair_while_waiting())
+        if self.arrived:  # not a socket closed as it opened (its browser signed out)
+            self.pairing = asyncio.create_task(self._pair_while_waiting())
 
     async def departed(self) -> None:
         pairing = getattr(self, "pairing", None)

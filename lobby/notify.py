@@ -46,11 +46,12 @@ def navigate(visitors: list[str], game, table: str | None = None, rematch_of=Non
         _send(table_group(table), message)
 
 
-def signed_out(visitor: str) -> None:
-    """This profile signed out its other browsers: every open page of it (lobby, table, game)
-    loads again, as its socket read the profile once, when it opened; a page of a browser signed
-    out is then nobody's (a game's, a watcher's), the others are as before."""
-    _send(player_group(visitor), {"type": "signed.out"})
+def signed_out(visitor: str, kept: str) -> None:
+    """This profile signed out its other browsers, all but the one ``kept`` names
+    (``games.identity.browser_mark``): every open page of theirs (lobby, table, game) closes its
+    socket at once, which read the profile when it opened and would go on acting as it, and loads
+    again as nobody's."""
+    _send(player_group(visitor), {"type": "signed.out", "kept": kept})
 
 
 def game_changed(game_id: str) -> None:

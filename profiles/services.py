@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.flow import _
+from games.identity import browser_mark
 from games.services import ActionRefused
 from lobby import notify
 from lobby.access import Forbidden, check_rate, player_of
@@ -93,8 +94,8 @@ def use_code(typed: str, visitor: str | None, *, address: str | None = None) -> 
 def sign_out_others(visitor: str | None, session: SessionBase) -> int:
     """Sign out every browser of this profile but this one; how many were signed out.
 
-    Their sessions are deleted; their open pages, whose sockets read the player once when they
-    opened, load again (``lobby.notify.signed_out``) and find themselves nobody's.
+    Their sessions are deleted; their open pages' sockets, which read the player when they
+    opened, are closed at once and the pages load again as nobody's (``lobby.notify.signed_out``).
     """
     player = profile_of(visitor)
     with transaction.atomic():
@@ -110,5 +111,5 @@ def sign_out_others(visitor: str | None, session: SessionBase) -> int:
         player.others_signed_out_at = timezone.now()
         player.save(update_fields=["others_signed_out_at"])
         DeviceCode.objects.filter(player=player, used_at=None).delete()
-        notify.signed_out(player.visitor)
+        notify.signed_out(player.visitor, browser_mark(session.session_key))
     return len(others)

@@ -193,6 +193,9 @@ def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
     if request.method == "POST":
         typed = request.POST.get("code", "")[:40]
         try:
+            # A browser with no identity yet is given one, so that the limit on guesses per
+            # browser counts it too (a code then makes it the profile's: sign_in_as).
+            visitor = visitor_id(request, create=True)
             player = services.use_code(typed, visitor, address=address)
         except ActionRefused as refusal:
             error = translate_refusal(refusal)
@@ -209,6 +212,7 @@ def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
         return redirect("profiles:profile", pk=player.pk)
     if code:
         try:
+            visitor = visitor_id(request, create=True)  # counted as a browser, as above
             context["owner"] = services.code_owner(code, visitor, address=address)
         except ActionRefused as refusal:
             context["error"] = translate_refusal(refusal)

@@ -900,30 +900,52 @@ async def test_a_page_that_comes_back_never_shows_its_own_seat_away():
     await ana.disconnect()
 
 
-async def test_signing_out_the_other_browsers_loads_every_open_page_of_the_profile_again():
+async def test_signing_out_the_other_browsers_closes_their_sockets_at_once():
     """Its sockets read the player once, when they opened: a page of a browser signed out would
-    go on playing as them. Every page of the profile loads again; a signed-out one is nobody's."""
+    go on playing as them. Every page of the signed-out browsers is told to load again and its
+    socket is closed; the browser that signed the others out keeps its own."""
+    from games.identity import browser_mark
     from lobby import notify
 
     game = await new_online_game()
     lobby = await connect("/ws/lobby/", "ana")
     page = await connect(f"/ws/game/{game.id}/", "ana")
+    kept = await connect(f"/ws/game/{game.id}/", "ana")
     other = await connect(f"/ws/game/{game.id}/", "bo")
     await drain(lobby)
-    await caught_up(page)
-    await caught_up(other)
+    for communicator in (page, kept, other):
+        await caught_up(communicator)
+    cookie = dict(kept.scope["headers"])[b"cookie"].decode()
+    kept_mark = browser_mark(cookie.removeprefix("sessionid="))
 
     @database_sync_to_async
     def sign_out():
         from django.db import transaction
 
         with transaction.atomic():
-            notify.signed_out("ana")
+            notify.signed_out("ana", kept_mark)
 
     await sign_out()
-    assert 'href="/online/" data-navigate' in await receive_containing(lobby, "data-navigate")
-    told = await receive_containing(page, "data-navigate")
-    assert f'href="/game/{game.id}/" data-navigate' in told
+    for communicator, path in ((lobby, "/online/"), (page, f"/game/{game.id}/")):
+        told = await receive_containing(communicator, "data-navigate")
+        assert f'href="{path}" data-navigate' in told
+        closed = await communicator.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}
+    assert "data-navigate" not in "".join(await drain(kept))  # the browser that signed out
     assert "data-navigate" not in "".join(await drain(other))  # Bo's page: not his profile
-    for communicator in (lobby, page, other):
+    for communicator in (kept, other):
         await communicator.disconnect()
+
+
+async def test_a_seat_moving_without_a_socket_is_shown_back_to_the_others():
+    """A browser without JavaScript plays by plain posts: its seat was shown away for good (and
+    could be left out two minutes in). Its move brings it back, on the others' pages too."""
+    game = await new_online_game()
+    bo = await connect(f"/ws/game/{game.id}/", "bo")
+    assert "Ana</a>: away" in await receive_containing(bo, 'id="game"')
+    await database_sync_to_async(services.perform)(
+        game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
+    )
+    told = await receive_containing(bo, "Ana rolled 1 2 3 4 5.")
+    assert "Ana</a>: here" in told and "Ana</a>: away" not in told
+    await bo.disconnect()

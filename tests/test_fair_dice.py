@@ -282,3 +282,58 @@ def test_a_log_changed_beyond_its_dice_is_said_so():
         )  # the same box scored twice
     response = client_for().get(f"/game/{game.id}/verify/")
     assert response.status_code == 409 and "does not replay" in response.content.decode()
+
+
+def test_every_seat_of_an_online_game_mixes_in_its_own_text_and_the_check_shows_them():
+    """Only the first player's text was ever mixed in: the second was told "already added"."""
+    game, ana, bo = online_game()
+    for client, text in ((ana, "ana's own"), (bo, "bo's own")):
+        page = client.get(f"/game/{game.id}/").text
+        assert "Mix in your own text" in page
+        assert client.post(f"/game/{game.id}/seed/", {"text": text}).status_code == 302
+        assert "Mix in your own text" not in client.get(f"/game/{game.id}/").text
+    again = bo.post(f"/game/{game.id}/seed/", {"text": "more"}, headers=HTMX)
+    assert again.status_code == 409 and "already added" in again.text
+    game.refresh_from_db()
+    assert game.player_seed == "ana's own\nbo's own"  # in seat order, one a line
+    page = ana.get(f"/game/{game.id}/").text
+    assert "Ana: <code>ana&#x27;s own</code>" in page and "Bo: <code>bo&#x27;s own</code>" in page
+    first = game.ordered_seats()[0].visitor
+    services.perform(game.id, first, "roll", {}, 0)
+    rolled = Action.objects.get(game=game).payload["dice"]
+    assert rolled == dice.faces(dice.key(game.seed, "ana's own\nbo's own"), 0, 1, 1, range(5))
+    late = bo.post(f"/game/{game.id}/seed/", {"text": "late"}, headers=HTMX)
+    assert late.status_code == 409  # the first roll closes it for everyone
+
+    game = finished(game)
+    verify = ana.get(f"/game/{game.id}/verify/")
+    assert verify.status_code == 200 and "exactly what the seed gives" in verify.text
+    assert "Ana: <code>ana&#x27;s own</code><br>Bo: <code>bo&#x27;s own</code>" in verify.text
+    # A checker types the texts in the form's text area (its line breaks come as CR LF).
+    typed = {"seed": game.seed, "text": "ana's own\r\nbo's own"}
+    assert "exactly what the seed gives" in ana.get(f"/game/{game.id}/verify/", typed).text
+    one = ana.get(f"/game/{game.id}/verify/", {"seed": game.seed, "text": "ana's own"})
+    assert "do not match the seed" in one.text
+
+
+def finished(game: Game) -> Game:
+    from tests.factories import play_out as play_all
+
+    return play_all(game)
+
+
+def test_a_game_with_one_text_keeps_its_key_and_a_game_from_before_keeps_its_text():
+    """The key of one text is the one it had when only one player could add text; a game that
+    stored its one text before seats kept their own shows it and takes no second."""
+    assert dice.players_text(["", "only", ""]) == "only"
+    assert (
+        dice.key("ab" * 32, dice.players_text(["only"]))
+        == hashlib.sha256(f"{'ab' * 32}\nonly".encode()).digest()
+    )
+    game = services.start_solo_game(VISITOR)
+    Game.objects.filter(pk=game.pk).update(player_seed="from before")
+    client = client_for()
+    page = client.get(f"/game/{game.id}/").text
+    assert "<code>from before</code>" in page
+    refused = client.post(f"/game/{game.id}/seed/", {"text": "mine"}, headers=HTMX)
+    assert refused.status_code == 409 and "already added" in refused.text

@@ -4,6 +4,7 @@ database that is down, and a quiet log."""
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import signal
 import socket
@@ -238,3 +239,20 @@ def test_the_server_log_has_no_line_per_socket_but_keeps_its_start_up_lines(tmp_
     assert "Uvicorn running on" in log and "Application startup complete" in log
     for line in ['"WebSocket /ws/lobby/" [accepted]', "connection open", "connection closed"]:
         assert line not in log
+
+
+def test_a_bad_host_header_gets_a_400_and_one_short_line_in_the_log(tmp_path):
+    """Any scanner sends one: it wrote a whole traceback to the log each time."""
+    with Server(tmp_path) as server:
+        for method in ("GET", "POST"):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            connection.request(method, "/", headers={"Host": "evil.example"})
+            assert connection.getresponse().status == 400
+            connection.close()
+        deadline = time.monotonic() + 10
+        while server.log().count("Invalid HTTP_HOST header") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the server has written both
+    log = server.log()
+    told = [line for line in log.splitlines() if "evil.example" in line]
+    assert len(told) == 2 and told[0].startswith("Invalid HTTP_HOST header: 'evil.example'")
+    assert "Traceback" not in log and "DisallowedHost" not in log

@@ -8,10 +8,11 @@ import pytest
 from django.utils import timezone
 
 from games import presence, services
-from games.models import Seat
+from games.models import Game, Seat
 from games.openpages import OpenPage
 from lobby import presence as lobby_presence
 from lobby.models import Player
+from tests.clients import online_game, url
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +110,55 @@ def test_a_socket_server_is_named_the_same_across_restarts(settings):
     assert unix != presence.process_name({"server": ("/run/yahtzee/ws2.sock", None)})
     settings.SOCKET_SERVER_ID = "ws-1"  # a container whose host name changes on every start
     assert presence.process_name(scope) == "ws-1"
+
+
+def other_position(seat: Seat) -> int:
+    return 1 - seat.position
+
+
+def test_a_player_moving_by_plain_form_posts_is_here_and_cannot_be_left_out(settings):
+    """A browser without JavaScript has no socket: its seat counted as away from the game's
+    creation, so two minutes in, the other player could go on without it between two of its
+    moves (and take a ranked or diamond pot). A move by any path is presence."""
+    settings.AWAY_GRACE_SECONDS = 120
+    game, ana, bo = online_game()
+    clients = {"ana": ana, "bo": bo}
+    Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    for _ in range(2):  # each player's first turn, by plain form posts only
+        game = Game.objects.get(pk=game.pk)
+        seat = game.ordered_seats()[game.current_seat]
+        mover = clients[seat.visitor]
+        other = clients["bo" if seat.visitor == "ana" else "ana"]
+        rolled = mover.post(url(game, "roll"), {"step": game.step, "held": "00000"})
+        assert rolled.status_code == 302
+        refused = other.post(f"/game/{game.id}/leave-out/", {"seat": seat.position})
+        assert refused.status_code == 409 and "still in the game" in refused.text
+        game = Game.objects.get(pk=game.pk)
+        scored = mover.post(url(game, "score"), {"step": game.step, "box": "chance"})
+        assert scored.status_code == 302
+    assert not game.actions.filter(kind="forfeit").exists()
+    assert "</a>: away" not in bo.get(f"/game/{game.id}/").text  # both are here
+    # A player who stops moving is away a window after their last move, then has the grace.
+    last = timezone.now() - presence.PRESENCE_WINDOW - timedelta(seconds=121)
+    OpenPage.objects.update(until=last)
+    Seat.objects.filter(game=game).update(present_until=last)
+    game = Game.objects.get(pk=game.pk)
+    waiting = game.ordered_seats()[game.current_seat]
+    other = clients["bo" if waiting.visitor == "ana" else "ana"]
+    left = other.post(f"/game/{game.id}/leave-out/", {"seat": waiting.position})
+    assert left.status_code == 302
+    assert game.actions.filter(kind="forfeit", seat=other_position(waiting)).exists()
+
+
+def test_a_move_keeps_its_seat_here_for_a_window_but_opens_no_page(game):
+    """No page is there to be sent redraws (``connections``), and a seat kept here by its open
+    page is left alone: a move over a socket writes nothing more."""
+    services.perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)
+    ana = Seat.objects.get(game=game, visitor="ana")
+    assert here(game) == {"ana": True, "bo": False} and ana.connections == 0
+    assert ana.present_until > timezone.now() + presence.PRESENCE_WINDOW - timedelta(seconds=5)
+    presence.page_opened("bo-page", "p", game.id, "bo")
+    before = OpenPage.objects.count()
+    services.perform(game.id, "ana", "score", {"box": "chance"}, 1)
+    services.perform(game.id, "bo", "roll", {"held": [False] * 5}, 2)
+    assert OpenPage.objects.count() == before

@@ -206,6 +206,25 @@ def test_guessing_codes_meets_the_rate_limit(monkeypatch):
 
 
 @pytestmark_db
+@pytest.mark.parametrize("by_link", [False, True])
+def test_a_browser_with_no_identity_yet_meets_the_limit_on_guesses_too(monkeypatch, by_link):
+    """It was counted only by its address, and not at all behind a proxy left out of
+    TRUSTED_PROXIES (its address is then the proxy's, on this machine: not counted): unlimited."""
+    monkeypatch.setattr(access, "rate_window", lambda: 1)
+    guesser = Client()  # keeps its cookies, as a browser does
+    answers = [
+        (
+            guesser.get(f"/sign-in/AAAAA{n:05}/")
+            if by_link
+            else guesser.post("/sign-in/", {"code": f"AAAAA{n:05}"})
+        ).status_code
+        for n in range(11)
+    ]
+    assert answers[:10] == [400] * 10 and answers[10] == 429
+    assert "Too many requests" in guesser.post("/sign-in/", {"code": "AAAAA99999"}).text
+
+
+@pytestmark_db
 def test_codes_and_signing_out_need_a_profile():
     for path in ("/me/code/", "/me/sign-out-others/"):
         refused = client_for("nobody").post(path)

@@ -275,6 +275,8 @@ def test_a_seat_left_out_loses_even_when_ahead(settings):
     Seat.objects.filter(game=game, visitor="ana").update(
         present_until=timezone.now() + timedelta(seconds=30)
     )
+    # Bo's move kept him here a while (games.presence.moved); that has run out since.
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
     services.leave_out(game.id, "ana", 1, end=True)  # Bo's time to come back ran out
     rows = dict(RatingChange.objects.values_list("player__visitor", "score"))
     assert rows == {"ana": 1.0, "bo": 0.0}

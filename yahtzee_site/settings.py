@@ -282,15 +282,30 @@ def _not_per_socket(record: logging.LogRecord) -> bool:
     return not (isinstance(record.msg, str) and record.msg in _PER_SOCKET_LINES)
 
 
-# Errors and warnings go to the console (the server's log) whatever DEBUG says.
+def _without_traceback(record: logging.LogRecord) -> bool:
+    record.exc_info = record.exc_text = None
+    return True
+
+
+# Errors and warnings go to the console (the server's log) whatever DEBUG says. A request with a
+# Host header the site does not answer to (any scanner sends them) is answered 400 by Django and
+# logged by it on django.security.DisallowedHost, with the traceback of where the host was read:
+# one line says all of it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "not_per_socket": {"()": "django.utils.log.CallbackFilter", "callback": _not_per_socket}
+        "not_per_socket": {"()": "django.utils.log.CallbackFilter", "callback": _not_per_socket},
+        "without_traceback": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": _without_traceback,
+        },
     },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"uvicorn.error": {"filters": ["not_per_socket"]}},
+    "loggers": {
+        "uvicorn.error": {"filters": ["not_per_socket"]},
+        "django.security.DisallowedHost": {"filters": ["without_traceback"]},
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 

@@ -12,9 +12,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import presence
+from games.identity import browser_mark, still_signed_in
 from games.live.sockets import language_of
 
 HEARTBEAT_SECONDS = 20
+# An application's close code (4000-4999), which the page does not reconnect on: its browser was
+# signed out from another of its profile's browsers (``lobby.notify.signed_out``).
+CLOSE_SIGNED_OUT = 4401
 # A page opening or closing changes only the status (who is here, the away countdown): redrawing
 # more would wipe a box the player to move has just selected.
 PRESENCE_PARTS = ["status"]
@@ -35,6 +39,18 @@ def page_of(scope: dict) -> dict:
         "language": language_of(scope),
         "csrf_token": scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, ""),
     }
+
+
+def browser_of(scope: dict) -> str:
+    """This socket's browser as a signing out names the one it keeps (a digest of its session)."""
+    session = scope.get("session")
+    return browser_mark(session.session_key if session is not None else None)
+
+
+async def signed_in_still(session) -> bool:
+    """Whether the session a socket read its visitor from still exists: checked once the socket
+    has joined its player's group, so that a signing out either reaches it or is seen here."""
+    return await database_sync_to_async(still_signed_in)(session.session_key)
 
 
 def navigate_html(url: str, language: str) -> str:
