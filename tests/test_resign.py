@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games import clock, timeouts
+from games import clock, services, timeouts
 from games.models import Action, Game
 from lobby import diamonds, ranked
 from lobby.models import Challenge, DiamondEntry, Player, QueueEntry, RatingChange, Table
@@ -80,8 +80,12 @@ def test_a_player_who_never_moves_in_a_ranked_match_loses_it_in_three_turns():
 @pytest.mark.parametrize("path", [FORM_POST, HTMX])
 def test_resigning_a_ranked_match_asks_first_then_loses_it_and_rates_it(path):
     game, ana, bo = ranked_match()
+    first, second = clients_by_seat(game, ana, bo)
+    for step, seat in enumerate(game.ordered_seats()):  # a box each: the game will be rated
+        services.perform(game.id, seat.visitor, "roll", {}, 2 * step)
+        services.perform(game.id, seat.visitor, "score", {"box": "chance"}, 2 * step + 1)
+    assert Game.objects.get(pk=game.pk).log_length == 4
     # Not the current seat: a player may resign whoever's turn it is.
-    second, first = clients_by_seat(game, ana, bo)[::-1]
     page = second.get(f"/game/{game.id}/").text
     assert "Resign…" in page and f'action="/game/{game.id}/resign/"' in page
     asked = second.get(f"/game/{game.id}/resign/", {"seat": "1"})
@@ -89,12 +93,12 @@ def test_resigning_a_ranked_match_asks_first_then_loses_it_and_rates_it(path):
     first_name = game.ordered_seats()[0].name
     assert "Resign this game?" in asked.text and "It counts as a loss in your rating." in asked.text
     assert f"{first_name} wins, and the game is over." in asked.text
-    assert Game.objects.get(pk=game.pk).log_length == 0  # asking changes nothing
+    assert Game.objects.get(pk=game.pk).log_length == 4  # asking changes nothing
     done = second.post(f"/game/{game.id}/resign/", {"seat": "1"}, headers=path)
     assert done.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.forfeited == [1]
-    assert list(Action.objects.filter(game=game).values_list("seat", "kind")) == [(1, "resign")]
+    assert list(Action.objects.filter(game=game).values_list("seat", "kind"))[-1] == (1, "resign")
     # Rated once, in the resign's transaction: the resigner lost.
     scores = dict(RatingChange.objects.values_list("player__visitor", "score"))
     assert scores == {game.ordered_seats()[0].visitor: 1.0, game.ordered_seats()[1].visitor: 0.0}
@@ -186,3 +190,14 @@ def test_a_watcher_and_a_finished_game_are_not_offered_resign(settings):
     late = bo.get(f"/game/{game.id}/resign/", headers=FORM_POST)
     assert late.status_code == 303  # a link followed: the game page says why, once
     assert "The game is over." in bo.get(late["Location"]).text
+
+
+def test_resigning_a_ranked_match_before_each_player_scored_says_it_is_not_rated():
+    game, ana, bo = ranked_match()
+    second = clients_by_seat(game, ana, bo)[1]
+    asked = second.get(f"/game/{game.id}/resign/", {"seat": "1"}).text
+    assert "It is not rated: the game ends before each player has scored a box." in asked
+    assert "It counts as a loss in your rating." not in asked
+    second.post(f"/game/{game.id}/resign/", {"seat": "1"})
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert not RatingChange.objects.exists()

@@ -80,6 +80,19 @@ def ranked_game(ana: Page, bo: Page, words: dict) -> None:
         expect(page).to_have_url(re.compile(r"/game/[\w-]+/$"))
 
 
+def play_a_box_each(ana: Page, bo: Page) -> None:
+    """Each player rolls once and scores the first box offered, whoever starts: a ranked game
+    ended before each player has scored a box is not rated (lobby.ranked)."""
+    for _ in range(2):
+        me = ana if ana.locator("#roll-button").count() else bo
+        other = bo if me is ana else ana
+        me.locator("#roll-button").click()
+        me.locator("a.pick").first.click()
+        me.locator("button.score").click()
+        expect(me.locator("#roll-button")).to_have_count(0)
+        expect(other.locator("#roll-button")).to_be_enabled()
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_a_player_resigns_a_ranked_game_and_the_other_sees_the_win_at_once(
@@ -100,6 +113,7 @@ def test_a_player_resigns_a_ranked_game_and_the_other_sees_the_win_at_once(
         expect(page.get_by_role("timer").locator(".countdown")).to_have_text(
             re.compile(r"^0:\d\d$")
         )
+    play_a_box_each(ana, bo)
     ana.screenshot(path=shots / f"{tag}-1-game.png", full_page=True)
 
     # Ana resigns: first a page that says what it costs, then the button that confirms.
