@@ -71,6 +71,10 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
     // the moves were sent): shown. The others still wait for theirs.
     const oldest = awaiting.values().next().value;
     if (oldest) awaiting.delete(oldest);
+    if (event.detail.message.includes("data-too-fast")) {
+      event.preventDefault();
+      refusedTooFast(event.detail.message, oldest && oldest.form);
+    }
     return;
   }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
@@ -79,6 +83,18 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
     event.preventDefault();
   }
 });
+
+// A move sent faster than a page may send them (games/live/moves.py: a burst of 20, then 10 a
+// second; taps held up by a bad connection can arrive in a bunch) is answered "too fast" and not
+// applied. Its reason goes where a refused move's reason goes, in place of the message lines, and
+// its form may be tapped again (the page still shows the game as it was before that move).
+function refusedTooFast(message, form) {
+  if (form) delete form.dataset.sent;
+  const messages = document.getElementById("messages");
+  if (!messages) return;
+  for (const line of messages.querySelectorAll(":scope > p")) line.remove();
+  messages.prepend(...framed(message));
+}
 
 // Live games: while the page's socket is open, its moves (roll, hold, score) go over it instead
 // of a new HTTP request, as the same form fields in JSON: the server applies them the same way
