@@ -57,7 +57,8 @@ function showConnection() {
   if (!notice) return;
   for (const form of stalled) if (!form.isConnected) stalled.delete(form); // answered: redrawn
   const waiting = unsent.length > 0 || stalled.size > 0;
-  notice.querySelector("[data-unsent]").hidden = !waiting;
+  notice.querySelector("[data-unsent]").hidden = !waiting || notTaken;
+  notice.querySelector("[data-not-taken]").hidden = !waiting || !notTaken;
   notice.querySelector("[data-reconnecting]").hidden = waiting || reconnecting.size === 0;
 }
 
@@ -115,6 +116,7 @@ const POST_WAIT_MS = 8000; // a move's post with no answer by then is taken as n
 const RETRY_MS = 2000;
 const CATCH_UP_WAIT_MS = 1000;
 let unsent = []; // move forms to send again, in the order they were tapped
+let notTaken = false; // another move was tapped while one waits: the page says it was not taken
 let resendOnCatchUp = false;
 let retryTimer = null;
 const stalled = new Set(); // moves posted after their socket gave no answer, until the post ends
@@ -150,6 +152,7 @@ function sendUnsent() {
   const forms = unsent.filter((form) => form.isConnected);
   for (const form of forms) form.classList.remove("waiting");
   unsent = [];
+  notTaken = false;
   showConnection();
   for (const form of forms) form.requestSubmit();
 }
@@ -207,9 +210,11 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (unsent.length) {
     // One move waits already; it is sent when the server is back (see above). A move made after
     // it is not kept too: it was chosen on a page that did not show the first one's outcome (a
-    // roll after a hold would go with the holds as they were, and be refused as stale). The
-    // notice stays up; once the first has gone, the page shows the game and takes taps again.
+    // roll after a hold would go with the holds as they were, and be refused as stale): the
+    // notice says so, plainly, instead of losing the tap without a word (the same move tapped
+    // again is the one kept). Once the first has gone, the page shows the game and takes taps.
     event.preventDefault();
+    if (!unsent.includes(form)) notTaken = true;
     showConnection();
     return;
   }
