@@ -293,6 +293,8 @@ def test_taps_faster_than_a_page_may_send_are_refused_in_words_and_taken_again(b
     reason goes, shows the dice as the server has them, and takes the taps after a moment."""
     ana, bo = (browser.new_context().new_page() for _ in range(2))
     start_online_game(ana, bo, server.url)
+    errors: list[str] = []  # on the game's page
+    ana.on("console", lambda message: message.type == "error" and errors.append(message.text))
     ana.get_by_role("button", name=ROLL).click()
     expect(ana.locator("#messages")).to_contain_text("You rolled")
     # Dice tapped in a frenzy: each die's tap goes as soon as its previous one is answered.
@@ -323,3 +325,4 @@ def test_taps_faster_than_a_page_may_send_are_refused_in_words_and_taken_again(b
     ana.reload()
     expect(ana.locator("#die-4")).to_be_visible()
     assert dice_labels(ana) == shown  # what the server stored
+    assert errors == []  # no swap of the refusal left to htmx, none failed
