@@ -20,7 +20,14 @@ from chat.live import push_log
 from chat.services import place_of_game
 from games import presence, timeouts
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
-from games.live.moves import CLOSE_INVALID, FrameBudget, SocketPage, answer_move, parse_move
+from games.live.moves import (
+    CLOSE_INVALID,
+    FrameBudget,
+    SocketPage,
+    answer_move,
+    parse_move,
+    too_fast,
+)
 from games.live.pages import (
     CLOSE_SIGNED_OUT,
     HEARTBEAT_SECONDS,
@@ -135,12 +142,13 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """A move from this page (its forms send over the socket while it is open): answer it.
 
         Nothing that is not a move of a seat is rendered: a watcher's frames are dropped (its
-        page has no controls), and so are frames over the page's budget; a malformed frame
-        closes the socket.
+        page has no controls), a frame over the page's budget is answered "too fast" unread
+        (the move is not applied: tap it again), and a malformed frame closes the socket.
         """
-        if self.refused or not self.frames.take() or self.watching:
-            # Over the budget (no page taps that fast) the frame is dropped, not the socket: a
-            # real page whose move goes unanswered posts it after 3 s and reconnects.
+        if self.refused or self.watching:
+            return
+        if not self.frames.take():
+            await self.send(text_data=too_fast(self.page["language"]))
             return
         data = parse_move(text_data)
         if data is None:

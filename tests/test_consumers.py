@@ -393,25 +393,30 @@ async def test_a_watchers_frames_are_dropped_unrendered(monkeypatch):
     await watcher.disconnect()
 
 
-async def test_frames_past_what_a_person_taps_are_dropped_unanswered(monkeypatch):
-    """A socket that floods frames gets a burst answered, then nothing rendered for the rest:
-    others' moves do not wait behind its refusals. Its page stays open."""
+async def test_frames_past_what_a_person_taps_are_answered_too_fast_unrendered(monkeypatch):
+    """A socket that floods frames gets a burst answered, then "too fast" for each of the rest,
+    in its page's language and with nothing rendered: others' moves do not wait behind its
+    refusals, and no move goes unanswered. Its page stays open."""
     game = await new_online_game()
-    page = await connect(f"/ws/game/{game.id}/", "bo", "csrftoken=" + TOKEN)  # not his turn
+    page = await connect(  # not his turn
+        f"/ws/game/{game.id}/", "bo", f"csrftoken={TOKEN}; django_language=es"
+    )
     await caught_up(page)
     answered = []
-    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or "refused")
+    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or moves.ANSWER)
     started = time.monotonic()
     for _ in range(100):
         await page.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
-    await drain(page)
+    said = [await next_answer(page) for _ in range(100)]
     elapsed = time.monotonic() - started
     # The burst, and the few the budget gained back (10 a second) while they were sent and
     # handled: a bound from the time it took, as a busy machine takes longer.
     budget = moves.FrameBudget()
     assert budget.burst <= len(answered) <= budget.burst + budget.per_second * elapsed + 1
-    assert len(answered) < 100
+    too_fast = [answer for answer in said if "Demasiado rápido" in answer]
+    assert len(too_fast) == 100 - len(answered)
     assert await logged_moves(game.id) == []
+    assert await page.receive_nothing(timeout=0.3)  # no close
     await page.disconnect()
 
 

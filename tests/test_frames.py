@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import time
+
 import pytest
 from django.conf import settings
 from django.http import HttpResponse
@@ -10,6 +14,8 @@ from django.test import RequestFactory
 
 from games.live import moves
 from games.live.csrf import csrf_matches, masked
+from tests.players import Player, receive, start_online_game
+from tests.servers import Server
 
 
 def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
@@ -72,3 +78,52 @@ def test_a_sockets_form_token_is_checked_as_djangos_middleware_checks_a_post(cas
     token, cookie = TOKENS[case]()
     accepted = case in ("masked", "the cookie's own value")
     assert csrf_matches(token, cookie) is django_accepts(token, cookie) is accepted
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with Server(tmp_path_factory.mktemp("frames")) as running:
+        yield running
+
+
+def answers(socket, count: int) -> list[str]:
+    """The next ``count`` answers to this page's own moves (pushes between them skipped)."""
+    found = []
+    while len(found) < count:
+        message = socket.recv(timeout=10)
+        if message.startswith(moves.ANSWER):
+            found.append(message)
+    return found
+
+
+def test_a_move_over_the_frame_budget_is_refused_in_words_and_can_be_sent_again(server):
+    """Every frame gets its answer, in order: past the budget "Too fast", the move not applied;
+    once the page has waited a moment the same move goes through."""
+    with contextlib.ExitStack() as sockets:
+        ana, bo = Player("Ana", server.url, sockets), Player("Bo", server.url, sockets)
+        game_id = start_online_game(ana, bo)
+        mover = next(
+            p for p in (ana, bo) if 'class="roll-form"' in p.browser.get(f"/game/{game_id}/")[1]
+        )
+        page = mover.connect(f"/ws/game/{game_id}/")
+        receive(page, 'id="game"')  # the catch-up
+        token = next(c.value for c in mover.browser.cookies if c.name == "csrftoken")
+        budget = moves.FrameBudget()
+        hold = {"move": "hold", "step": "0", "die": "0", "held": "1", "csrfmiddlewaretoken": token}
+        sent = budget.burst + 10
+        for _ in range(sent):  # a page's taps arriving in a bunch: more than the burst
+            page.send(json.dumps(hold))
+        said = answers(page, sent)
+        refused = [answer for answer in said if "Too fast: wait a moment" in answer]
+        assert 0 < len(refused) <= sent - budget.burst
+        assert all("Roll the dice" in answer for answer in said[: budget.burst])
+        # Once the page has waited a moment, a move is applied again.
+        roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": token}
+        deadline = time.monotonic() + 5
+        while True:
+            page.send(json.dumps(roll))
+            [answer] = answers(page, 1)
+            if "Too fast" not in answer or time.monotonic() > deadline:
+                break
+            time.sleep(1 / budget.per_second)
+        assert 'role="alert"' not in answer and "rolled" in answer, answer[-2000:]

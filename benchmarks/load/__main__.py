@@ -10,13 +10,14 @@ Phases (``--phases``, all by default):
 - ``assets``: the first visit of the home page, a solo game page and an online game page with
   an empty cache (``Accept-Encoding: gzip, deflate, br``): bytes of the page and every asset it
   and its stylesheets reference, as transferred.
-- ``saturation``: ``--games`` two-player online games at once, each player posting its roll,
-  hold, roll, score as soon as its previous answer arrives, for ``--seconds``; games that end
-  are replaced by new ones. Then as many clients post the reference action
-  (benchmarks/reference/: one row lock, one insert, a 3 KB fragment, through the same
-  middleware) for as long. Prints
-  throughput, p50/p95/p99 per action and the real actions' throughput as a ratio of the
-  reference's.
+- ``saturation``: ``--games`` two-player online games at once, each player sending its roll,
+  hold, roll, score as soon as its previous answer arrives and its page's frame budget allows
+  (a page may send 10 frames a second after a burst; each seat keeps to 9), for ``--seconds``;
+  games that end are replaced by new ones. A game then moves at most about 18 times a second:
+  the load comes from the number of games, enough to keep the server busy. Then as many
+  clients post the reference action (benchmarks/reference/: one row lock, one insert, a 3 KB
+  fragment, through the same middleware) for as long. Prints throughput, p50/p95/p99 per
+  action and the real actions' throughput as a ratio of the reference's.
 - ``human``: ``--players`` players (two a game) at human pace: the player to move acts once
   every ``--pace`` seconds. Prints p50/p95/p99 per action and the live push latency: from
   sending a move's POST to the other seat's socket receiving the redrawn fragments. Then (unless
@@ -105,7 +106,7 @@ def main() -> None:
         default="socket",
         help="moves over the page's socket (as pages with JavaScript send them) or posted",
     )
-    parser.add_argument("--games", type=int, default=8, help="saturation: games at once")
+    parser.add_argument("--games", type=int, default=32, help="saturation: games at once")
     parser.add_argument("--seconds", type=float, default=20, help="saturation: each half")
     parser.add_argument("--players", type=int, default=64, help="human pace: players")
     parser.add_argument("--pace", type=float, default=0.5, help="human pace: seconds per action")

@@ -21,6 +21,12 @@ SELECT = re.compile(r"\?select=(\w+)")
 TURN = (("roll", "00000"), ("hold", None), ("roll", "10000"), ("score", None))
 KINDS = ("roll", "hold", "score")
 ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: starts the answer to a socket move
+# A page may send its socket a burst of 20 frames, then 10 a second (games.live.moves.FrameBudget);
+# past that a move is answered "too fast" and not applied. Each seat keeps well inside it (a
+# smaller burst, a slower rate, for the jitter between sending here and arriving there), so that
+# saturation measures the server: the load comes from the number of games played at once.
+PAGE_BURST = 10
+PAGE_FRAMES_PER_S = 9.0
 
 
 @dataclass

@@ -17,6 +17,8 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from benchmarks.load.client import (
     ANSWER,
     KINDS,
+    PAGE_BURST,
+    PAGE_FRAMES_PER_S,
     PUSH_GRACE,
     REQUEST_TIMEOUT,
     SELECT,
@@ -30,11 +32,32 @@ from benchmarks.load.client import (
 from benchmarks.load.recording import CpuMeter, Recorder, result_of, summary
 
 
+class Pace:
+    """A page's frames on its socket kept within the server's budget (a token bucket, as
+    ``games.live.moves.FrameBudget`` counts them, with a margin: ``client.PAGE_BURST``)."""
+
+    def __init__(self, burst: int = PAGE_BURST, per_second: float = PAGE_FRAMES_PER_S) -> None:
+        self.burst, self.per_second = burst, per_second
+        self.tokens, self.at = float(burst), time.perf_counter()
+
+    async def wait(self) -> None:
+        """Wait until one more frame may go, and spend it."""
+        while True:
+            now = time.perf_counter()
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+            self.at = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.per_second)
+
+
 class Seat:
     """One player of a game: the browser, its socket and what the socket received when."""
 
     def __init__(self, visitor: Visitor) -> None:
         self.visitor = visitor
+        self.pace = Pace()
         self.socket: ClientConnection | None = None
         self.listener: asyncio.Task | None = None
         self.arrivals: list[tuple[float, int]] = []  # (time, version shown), in arrival order
@@ -156,6 +179,7 @@ class OnlineGame:
         me = self.seats[seat]
         fields = {key: str(value) for key, value in data.items()} | {"move": kind}
         fields["csrfmiddlewaretoken"] = me.visitor.cookies.get("csrftoken", "")
+        await me.pace.wait()  # not measured: the page's own pace, not the server's
         sent = time.perf_counter()
         try:
             await me.socket.send(json.dumps(fields))
@@ -186,7 +210,7 @@ class OnlineGame:
         """Play the game to its end (True) or until the deadline or an error (False).
 
         With ``pace`` the player to move acts once every ``pace`` seconds (a person); without,
-        as soon as the previous answer arrives.
+        as soon as the previous answer arrives and its page's frame budget allows (``Pace``).
         """
         seat, step = self.first, self.step
         next_at = time.perf_counter() + random.uniform(0, pace or 0)

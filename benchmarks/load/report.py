@@ -66,7 +66,8 @@ def report(results: dict) -> str:
     if "saturation" in results:
         real, ref = results["saturation"]["real"], results["saturation"]["reference"]
         out.append(
-            f"Saturation: {real['games']} online games at once, as fast as answers come, "
+            f"Saturation: {real['games']} online games at once, as fast as answers come "
+            "within each page's frame budget, "
             f"{real['seconds_measured']} s measured ({real['games_finished']} games finished):"
         )
         out += action_table(real["actions"])

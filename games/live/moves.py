@@ -4,11 +4,13 @@ and the move applied and answered as ``views.act`` applies and answers the same 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
 from typing import NamedTuple
 
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import services
@@ -63,6 +65,18 @@ class FrameBudget:
             return False
         self.tokens -= 1
         return True
+
+
+@functools.cache
+def too_fast(language: str) -> str:
+    """The answer to a frame over its page's budget: the move was not applied, tap it again.
+
+    The same for every game, rendered once per language: a page over its budget costs no game
+    read and no redraw, and other moves do not wait behind its refusals. Every frame gets its
+    answer, in order, so that a page matches answers to its moves (static/js/game.js).
+    """
+    with translation.override(language):
+        return ANSWER + render_to_string("games/too_fast.html").strip()
 
 
 class Outcome(NamedTuple):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TypedDict
 
 from django.utils import timezone
@@ -14,6 +15,12 @@ from games.presence import gone_from
 from games.rules import Scorecard
 from games.services import away_deadline
 from games.strategy.bots import BOTS
+
+# A game's players are sent to its page as it starts; until its socket has connected, a seat
+# whose page has never opened is "joining" for this long, not away with its grace counting down
+# (a watcher once saw "away 1:58" for a second as a game began). The away box is in the page,
+# hidden, and page.js shows it when this runs out, as no push comes for a page that never opens.
+ARRIVING = timedelta(seconds=15)
 
 
 class PlayerView(TypedDict):
@@ -34,6 +41,7 @@ class PlayerView(TypedDict):
     grace_left: str  # what is left of it, as m:ss
     in_grace: bool  # the grace period is still running
     can_leave_out: bool  # the viewer may now go on without this player (once it has run out)
+    arriving_iso: str  # until then the seat is joining: its page has not opened since the start
 
 
 def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
@@ -81,6 +89,7 @@ def player_view(
         "grace_left": "",
         "in_grace": False,
         "can_leave_out": False,
+        "arriving_iso": "",
     }
     if online:
         view.update(presence(game, seat, state, viewer))
@@ -109,12 +118,14 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
     )
     now = timezone.now()
     seconds = max(0, int((deadline - now).total_seconds()))
+    arriving = game.created_at + ARRIVING if seat.present_until is None else now
     return {
         "presence": "away",
         "deadline_iso": timezone.localtime(deadline).isoformat(),  # as |date:"c" does
         "grace_left": f"{seconds // 60}:{seconds % 60:02d}",
         "in_grace": deadline > now,
         "can_leave_out": can_leave_out,
+        "arriving_iso": timezone.localtime(arriving).isoformat() if arriving > now else "",
     }
 
 

@@ -51,6 +51,7 @@ PHRASES = {
     "open": _("open"),  # another player's open box, to a screen reader
     "online": _("here"),  # where an online player is
     "away": _("away"),
+    "joining": _("joining"),  # a player whose page is opening as the game starts
     "left": _("left"),
     "later": _("plays later"),  # at your own pace: not on the game now, and not away
     # Sentences to fill in.

@@ -57,7 +57,8 @@ function showConnection() {
   if (!notice) return;
   for (const form of stalled) if (!form.isConnected) stalled.delete(form); // answered: redrawn
   const waiting = unsent.length > 0 || stalled.size > 0;
-  notice.querySelector("[data-unsent]").hidden = !waiting;
+  notice.querySelector("[data-unsent]").hidden = !waiting || notTaken;
+  notice.querySelector("[data-not-taken]").hidden = !waiting || !notTaken;
   notice.querySelector("[data-reconnecting]").hidden = waiting || reconnecting.size === 0;
 }
 
@@ -71,6 +72,10 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
     // the moves were sent): shown. The others still wait for theirs.
     const oldest = awaiting.values().next().value;
     if (oldest) awaiting.delete(oldest);
+    if (event.detail.message.includes("data-too-fast")) {
+      event.preventDefault();
+      refusedTooFast(event.detail.message, oldest && oldest.form);
+    }
     return;
   }
   const incoming = /data-version="(\d+)"/.exec(event.detail.message);
@@ -79,6 +84,18 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
     event.preventDefault();
   }
 });
+
+// A move sent faster than a page may send them (games/live/moves.py: a burst of 20, then 10 a
+// second; taps held up by a bad connection can arrive in a bunch) is answered "too fast" and not
+// applied. Its reason goes where a refused move's reason goes, in place of the message lines, and
+// its form may be tapped again (the page still shows the game as it was before that move).
+function refusedTooFast(message, form) {
+  if (form) delete form.dataset.sent;
+  const messages = document.getElementById("messages");
+  if (!messages) return;
+  for (const line of messages.querySelectorAll(":scope > p")) line.remove();
+  messages.prepend(...framed(message));
+}
 
 // Live games: while the page's socket is open, its moves (roll, hold, score) go over it instead
 // of a new HTTP request, as the same form fields in JSON: the server applies them the same way
@@ -99,6 +116,7 @@ const POST_WAIT_MS = 8000; // a move's post with no answer by then is taken as n
 const RETRY_MS = 2000;
 const CATCH_UP_WAIT_MS = 1000;
 let unsent = []; // move forms to send again, in the order they were tapped
+let notTaken = false; // another move was tapped while one waits: the page says it was not taken
 let resendOnCatchUp = false;
 let retryTimer = null;
 const stalled = new Set(); // moves posted after their socket gave no answer, until the post ends
@@ -134,6 +152,7 @@ function sendUnsent() {
   const forms = unsent.filter((form) => form.isConnected);
   for (const form of forms) form.classList.remove("waiting");
   unsent = [];
+  notTaken = false;
   showConnection();
   for (const form of forms) form.requestSubmit();
 }
@@ -191,9 +210,11 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (unsent.length) {
     // One move waits already; it is sent when the server is back (see above). A move made after
     // it is not kept too: it was chosen on a page that did not show the first one's outcome (a
-    // roll after a hold would go with the holds as they were, and be refused as stale). The
-    // notice stays up; once the first has gone, the page shows the game and takes taps again.
+    // roll after a hold would go with the holds as they were, and be refused as stale): the
+    // notice says so, plainly, instead of losing the tap without a word (the same move tapped
+    // again is the one kept). Once the first has gone, the page shows the game and takes taps.
     event.preventDefault();
+    if (!unsent.includes(form)) notTaken = true;
     showConnection();
     return;
   }

@@ -155,6 +155,8 @@ def test_the_away_box_is_where_the_player_looks_and_says_when_time_is_up(
     bo.get_by_role("button", name="Accept").click()
     roll = ana.get_by_role("button", name="Roll", exact=True)
     expect(roll).to_be_visible()
+    # Bo's page has opened (until then he is "joining", his away box hidden for a while).
+    expect(ana.get_by_role("list", name="Players")).to_contain_text("Bo: here")
     bo.close()
     away = ana.locator(".leave-out").filter(has_text="Bo is away.")  # not live: see play.html
     expect(away).to_be_visible()

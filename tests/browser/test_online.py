@@ -285,3 +285,44 @@ def test_moves_on_a_pushed_redraw_go_over_the_socket_and_are_posted_without_it(b
     pick_and_score(bo, ana, "Bo")
     assert len(over_socket) == 2 and len(posted) == 3  # the hold, the roll and the score: posted
     assert all(request.response().status == 200 for request in posted)
+
+
+def test_taps_faster_than_a_page_may_send_are_refused_in_words_and_taken_again(browser, server):
+    """Taps arriving faster than a page may send moves (a burst of 20, then 10 a second) are
+    answered "too fast" (games/live/moves.py), not lost: the page says so where a refused move's
+    reason goes, shows the dice as the server has them, and takes the taps after a moment."""
+    ana, bo = (browser.new_context().new_page() for _ in range(2))
+    start_online_game(ana, bo, server.url)
+    errors: list[str] = []  # on the game's page
+    ana.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    ana.get_by_role("button", name=ROLL).click()
+    expect(ana.locator("#messages")).to_contain_text("You rolled")
+    # Dice tapped in a frenzy: each die's tap goes as soon as its previous one is answered.
+    ana.evaluate(
+        """async () => {
+          for (let i = 0; i < 2000 && !document.querySelector("#messages [data-too-fast]"); i++) {
+            document.getElementById(`die-${i % 5}`).click();
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+        }"""
+    )
+    expect(ana.get_by_role("alert")).to_have_text("Too fast: wait a moment, then tap again.")
+    # Every tap answered: the dice Ana's page shows are those Bo's shows (the server's).
+    for _ in range(50):
+        shown = dice_labels(ana)
+        if all(b.startswith(a) for a, b in zip(shown, dice_labels(bo), strict=True)):
+            break
+        ana.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"Ana's dice {dice_labels(ana)}, Bo sees {dice_labels(bo)}")
+    ana.wait_for_timeout(600)  # the player waits a moment, as told
+    for die in range(5):  # the refused tap's die among them: each tap is taken
+        pressed = ana.locator(f"#die-{die}").get_attribute("aria-pressed")
+        ana.locator(f"#die-{die}").click()
+        expect(ana.locator(f"#die-{die}")).not_to_have_attribute("aria-pressed", pressed or "")
+    expect(ana.locator("#messages .error")).to_have_count(0)
+    shown = dice_labels(ana)
+    ana.reload()
+    expect(ana.locator("#die-4")).to_be_visible()
+    assert dice_labels(ana) == shown  # what the server stored
+    assert errors == []  # no swap of the refusal left to htmx, none failed

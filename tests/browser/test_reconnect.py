@@ -14,6 +14,7 @@ from tests.servers import Server
 
 RECONNECTING = "Reconnecting…"
 UNREACHABLE = re.compile("^Can't reach the server")
+NOT_TAKEN = "Waiting for the server: your first move will be sent; tap again when it is back."
 DOWN_SECONDS = 10  # as long as in the report (issue #14): long enough for a backoff to grow
 
 
@@ -125,8 +126,9 @@ def test_a_roll_tapped_while_the_server_is_down_is_applied_once_it_is_back(brows
 def test_a_hold_then_a_roll_tapped_while_the_server_is_down(browser, server):
     """Only the first move made while the server is gone is kept: the roll tapped after it was
     chosen on a page that did not show the hold, and would go with the holds as they were (once
-    refused with "the held dice changed in another window"). The hold is applied once the
-    server is back, nothing is refused, and the player rolls from the page as it is."""
+    refused with "the held dice changed in another window"). The page says so when it is tapped,
+    rather than losing it without a word. The hold is applied once the server is back, nothing
+    is refused, and the player rolls from the page as it is."""
     ana, _bo = start_online_game(browser, server.url)
     ana.get_by_role("button", name="Roll", exact=True).click()
     roll_again = ana.get_by_role("button", name="Roll again (2 left)")
@@ -135,10 +137,15 @@ def test_a_hold_then_a_roll_tapped_while_the_server_is_down(browser, server):
     expect(ana.get_by_text(RECONNECTING)).to_be_visible(timeout=3000)
     ana.locator("#die-1").click()
     expect(ana.get_by_role("status").get_by_text(UNREACHABLE)).to_be_visible(timeout=1000)
+    ana.locator("#die-1").click()  # the same move again: it is the one kept
+    expect(ana.get_by_role("status").get_by_text(UNREACHABLE)).to_be_visible()
     roll_again.click()
+    expect(ana.get_by_role("status").get_by_text(NOT_TAKEN)).to_be_visible(timeout=1000)
+    expect(ana.get_by_text(UNREACHABLE)).to_be_hidden()  # one line at a time
     server.start()
     expect(ana.locator("#die-1")).to_have_attribute("aria-pressed", "true", timeout=5000)
     expect(ana.get_by_text(UNREACHABLE)).to_be_hidden()
+    expect(ana.get_by_text(NOT_TAKEN)).to_be_hidden()
     ana.wait_for_timeout(3000)  # the roll is not sent after all, late
     expect(roll_again).to_be_visible()
     expect(ana.locator("#messages .error")).to_have_count(0)
