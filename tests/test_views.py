@@ -463,9 +463,9 @@ def test_a_game_against_the_computer_names_its_player_you_only_to_that_player():
     assert "No dice rolled yet." in watched and "Roll the dice to start." not in watched
     headings = r'<th scope="col" class="player">([^<]*)</th>'
     own_sheet = client_for().get(f"/game/{game.id}/sheet/").text
-    assert re.findall(headings, own_sheet) == ["You", "Beginner"]
+    assert re.findall(headings, own_sheet) == ["You", "Computer (beginner)"]
     watched_sheet = client_for("stranger").get(f"/game/{game.id}/sheet/").text
-    assert re.findall(headings, watched_sheet) == ["Player", "Beginner"]
+    assert re.findall(headings, watched_sheet) == ["Player", "Computer (beginner)"]
 
 
 def test_pages_of_live_state_are_never_cached():

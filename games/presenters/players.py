@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -36,11 +37,11 @@ class PlayerView(TypedDict):
 
 
 def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
-    """How a seat is named on the card: its name, the computer's name, or "You" (to the
-    visitor who sits there; "Player" to anyone else, such as someone watching the game)."""
+    """How a seat is named on the card: its name, the computer's ("Computer (beginner)"), or
+    "You" (to the visitor who sits there; "Player" to anyone else, such as someone watching)."""
     if seat.bot:
         bot = BOTS.get(seat.bot)
-        return gettext(bot.name) if bot else seat.bot
+        return gettext(bot.seat_name) if bot else seat.bot
     if seat.name:
         return seat.name
     if solo:
@@ -61,12 +62,27 @@ def shares_screen(seats: list[Seat]) -> bool:
 
 
 def game_summary(game: Game) -> str:
-    """A game in a few words for a list: who plays and the round, e.g. "You, Beginner · round 4"."""
+    """A game in a few words for a list: who plays and the round, e.g. "You, Computer (beginner)
+    · round 4"."""
     seats = game.ordered_seats()
     names = [seat_name(seat) for seat in seats]
     who = gettext("Solo") if len(seats) == 1 else ", ".join(names)
     played = min(sum(score is not None for score in seat.scores) for seat in seats)
     return gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+
+
+def finished(games: QuerySet[Game], visitor: str | None, count: int = 5) -> list[Game]:
+    """This browser's last finished games (of ``games``, its own), each with ``own_total``: what
+    the game came to for it, its seat's total (the best of its people's around one phone), never
+    a computer's or an opponent's, whoever sat first."""
+    last = list(games.filter(status=Game.Status.FINISHED)[:count])
+    for game in last:
+        game.own_total = max(
+            seat.card().total
+            for seat in game.ordered_seats()
+            if seat.visitor == visitor and not seat.bot
+        )
+    return last
 
 
 def player_view(
