@@ -276,6 +276,15 @@ def test_a_computers_win_around_one_phone_is_not_this_browsers(strategy_tables):
     assert 'class="result result-lost">Computer (beginner) won<' in line
     spanish = client_for().get(reverse("history:games"), headers={"Accept-Language": "es"}).text
     assert "Ganó Máquina (principiante)" in rows_of(spanish)[0]
+
+
+def test_the_home_pages_recent_games_give_this_browsers_points(strategy_tables):
+    """They gave the first seat's total: the computer's, when it sat first."""
+    game = services.start_game(
+        VISITOR, ["", "Ana"], mode=Game.Mode.LOCAL, bots={0: "beginner"}, seed="2" * 64
+    )
+    computer, ana = (card.total for card in play_out(game).state().cards)
+    assert computer != ana
     home = client_for().get(reverse("games:home")).text
     assert f"{ana} points" in home and f"{computer} points" not in home
 
