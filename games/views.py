@@ -66,7 +66,7 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
     context = {
         "in_progress": in_progress,
         "your_turn_in": len(awaiting),
-        "finished": list(games.filter(status=Game.Status.FINISHED)[:5]),
+        "finished": players.finished(games, visitor_id(request)),
         "solo_form": forms_given.get("solo") or SoloGameForm(),
         "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
         "local_form": forms_given.get("local") or LocalGameForm(),

@@ -6,8 +6,8 @@ from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
 from games.flow import _
-from games.models import Game, Seat
-from games.strategy.bots import BOTS
+from games.models import Game
+from games.presenters.players import seat_name
 from history.models import Summary
 
 PAGE_SIZE = 25
@@ -59,17 +59,20 @@ def row(summary: Summary) -> dict:
     }
     if summary.mode == Game.Mode.LOCAL:
         # Everyone at the table played on this browser: the game is listed once, with everyone.
-        totals = {seat.name: seat.card().total for seat in seats}
-        best = max(totals.values())
-        winners = [name for name, total in totals.items() if total == best]
-        row["opponents"] = ", ".join(f"{name} ({total})" for name, total in totals.items())
-        row["total"] = best
-        row["result_word"] = (
-            gettext("%(name)s won") % {"name": winners[0]} if len(winners) == 1 else gettext("Draw")
-        )
-        row["result"] = "won" if len(winners) == 1 else "drew"
+        # A computer at the table is named as the computer, and its score and its win are not
+        # this browser's: the score is the best of its people's, and a computer's win is a loss.
+        totals = [(seat, seat.card().total) for seat in seats]
+        best = max(total for _seat, total in totals)
+        winners = [seat for seat, total in totals if total == best]
+        row["opponents"] = ", ".join(f"{seat_name(seat)} ({total})" for seat, total in totals)
+        row["total"] = max(total for seat, total in totals if not seat.bot)
+        if len(winners) > 1:
+            row["result"], row["result_word"] = "drew", gettext("Draw")
+        else:
+            row["result"] = "lost" if winners[0].bot else "won"
+            row["result_word"] = gettext("%(name)s won") % {"name": seat_name(winners[0])}
         return row
-    row["opponents"] = ", ".join(_name(seat) for seat in seats if seat is not mine)
+    row["opponents"] = ", ".join(seat_name(seat, own=False) for seat in seats if seat is not mine)
     if summary.mode != Game.Mode.SOLO:
         if summary.forfeited:
             row["result"] = "left"
@@ -77,12 +80,6 @@ def row(summary: Summary) -> dict:
             row["result"] = {1.0: "won", 0.5: "drew", 0.0: "lost"}.get(summary.result, "lost")
         row["result_word"] = gettext(RESULT_WORDS[row["result"]])
     return row
-
-
-def _name(seat: Seat) -> str:
-    if seat.bot in BOTS:
-        return gettext("the computer (%(strength)s)") % {"strength": gettext(BOTS[seat.bot].name)}
-    return seat.name
 
 
 def _mode_words(summary: Summary) -> str:

@@ -19,7 +19,7 @@ from history.models import StatsCache, Summary
 from lobby import diamonds
 from lobby.models import Player
 from tests.clients import client_for, finished_online_game, online
-from tests.factories import VISITOR, act, fill_all_but, make_game
+from tests.factories import VISITOR, act, fill_all_but, make_game, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -252,7 +252,7 @@ def test_my_games_lists_every_kind_once_newest_first(strategy_tables):
     page = client_for().get(reverse("history:games")).text
     rows = rows_of(page)
     assert len(rows) == 3  # the pass-the-phone game once, though both its seats are this browser's
-    assert "Against the computer" in rows[0] and "the computer (Beginner)" in rows[0]
+    assert "Against the computer" in rows[0] and "Computer (beginner)" in rows[0]
     assert "Pass the phone" in rows[1] and "Ana (237), Bo (306)" in rows[1]
     assert "Bo won" in rows[1] and ">306<" in rows[1]
     assert "Solo" in rows[2] and ">306<" in rows[2]
@@ -260,6 +260,33 @@ def test_my_games_lists_every_kind_once_newest_first(strategy_tables):
         assert reverse("games:analysis", args=[game.id]) in page
     only_local = rows_of(client_for().get(reverse("history:games"), {"mode": "local"}).text)
     assert len(only_local) == 1 and "Bo won" in only_local[0]
+
+
+def test_a_computers_win_around_one_phone_is_not_this_browsers(strategy_tables):
+    """Issue 29: the computer's seat had no name, and its score and win read as the browser's
+    ("Ana (24), (264) · 264 · won"). It is named as the computer, the score is Ana's, a loss."""
+    game = services.start_game(
+        VISITOR, ["Ana", ""], mode=Game.Mode.LOCAL, bots={1: "beginner"}, seed="1" * 64
+    )
+    ana, computer = (card.total for card in play_out(game).state().cards)
+    assert computer > ana  # the greedy computer beats Ana, who scores her boxes in order
+    [line] = rows_of(client_for().get(reverse("history:games")).text)
+    assert f"Ana ({ana}), Computer (beginner) ({computer})" in line
+    assert f'<td class="number">{ana}</td>' in line
+    assert 'class="result result-lost">Computer (beginner) won<' in line
+    spanish = client_for().get(reverse("history:games"), headers={"Accept-Language": "es"}).text
+    assert "Ganó Máquina (principiante)" in rows_of(spanish)[0]
+
+
+def test_the_home_pages_recent_games_give_this_browsers_points(strategy_tables):
+    """They gave the first seat's total: the computer's, when it sat first."""
+    game = services.start_game(
+        VISITOR, ["", "Ana"], mode=Game.Mode.LOCAL, bots={0: "beginner"}, seed="2" * 64
+    )
+    computer, ana = (card.total for card in play_out(game).state().cards)
+    assert computer != ana
+    home = client_for().get(reverse("games:home")).text
+    assert f"{ana} points" in home and f"{computer} points" not in home
 
 
 def test_ranked_and_diamond_filters():

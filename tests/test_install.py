@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -64,3 +65,14 @@ def test_the_offline_page_says_the_game_is_kept():
     assert page.status_code == 200
     assert "Your game is kept on the server" in page.content.decode()
     assert Client().post("/offline/").status_code == 405
+
+
+def test_a_first_visit_fetches_the_die_icon_once():
+    """Issue 29: the header's logo was an <img> of the tab's icon, and a browser fetched the file
+    twice (the image, then the icon). The logo is the same drawing, in the page."""
+    page = Client().get("/").content.decode()
+    assert page.count("img/die") == 1 and 'rel="icon"' in page
+    with open(finders.find("img/die.svg")) as file:
+        drawing = re.search(r"<svg[^>]*>(.*)</svg>", file.read()).group(1)
+    logo = re.search(r'<svg class="logo"[^>]*>(.*?)</svg>', page).group(1)
+    assert logo == drawing

@@ -52,7 +52,11 @@ def test_a_whole_game_against_each_computer(strength, strategy_tables):
     if totals[0] == totals[1]:
         assert "A tie!" in page
     else:
-        names = {"optimal": "Perfect computer", "club": "Club player", "beginner": "Beginner"}
+        names = {
+            "optimal": "Computer (perfect)",
+            "club": "Computer (club player)",
+            "beginner": "Computer (beginner)",
+        }
         won = totals[0] > totals[1]
         assert ("You win!" if won else f"Winner: {names[strength]}") in page
         assert "Winner: You" not in page
@@ -73,7 +77,7 @@ def test_the_computer_answers_within_the_players_request(strategy_tables):
     kinds = list(game.actions.filter(seat=1).values_list("kind", flat=True))
     assert kinds[0] == "roll" and kinds[-1] == "score"
     page = client.get(f"/game/{game.id}/").text
-    assert "Perfect computer" in page
+    assert "Computer (perfect)" in page
 
 
 def test_computer_strengths_wait_for_the_table(monkeypatch, tmp_path):
@@ -131,7 +135,8 @@ def test_against_the_computer_the_players_own_moves_say_you(strategy_tables):
     )
     client.post(url(game, "score"), {"step": 1, "box": "chance"})
     page = client.get(f"/game/{game.id}/").text
-    assert "Beginner rolled" in page and "You scored" not in page  # its moves since yours
+    # its moves since yours
+    assert "Computer (beginner) rolled" in page and "You scored" not in page
 
 
 def test_pass_the_phone_with_a_computer_seat(strategy_tables):
@@ -207,10 +212,11 @@ def test_the_computers_turn_is_played_back_step_by_step(strategy_tables):
         assert response.status_code == 200
     assert steps == list(range(3, 3 + computer_moves))
     assert 'id="roll-button"' in response.text
-    assert "Perfect computer scored" in response.text or "Perfect computer rolled" in response.text
+    told = response.text
+    assert "Computer (perfect) scored" in told or "Computer (perfect) rolled" in told
     page = client.get(f"/game/{game.id}/").text  # without JavaScript: the story in words
-    assert "Perfect computer rolled" in page
-    assert re.search(r"Perfect computer scored \d+ points? in", page)
+    assert "Computer (perfect) rolled" in page
+    assert re.search(r"Computer \(perfect\) scored \d+ points? in", page)
 
 
 def test_the_computer_opens_a_pass_the_phone_game_when_it_sits_first():
@@ -220,5 +226,5 @@ def test_the_computer_opens_a_pass_the_phone_game_when_it_sits_first():
     assert game.current_seat == 1
     assert game.state().cards[0].turns_played == 1
     page = client.get(f"/game/{game.id}/").text
-    assert "Ana, your turn" in page and "Beginner rolled" in page
+    assert "Ana, your turn" in page and "Computer (beginner) rolled" in page
     assert client.post(url(game, "roll"), {"step": game.step, "held": "00000"}).status_code == 302

@@ -121,7 +121,8 @@ def test_instant_answers_a_score_with_the_game_as_it_is_now():
     assert not NEXT_STEP.search(answer)  # and no step of it is played back
     assert VERSION.search(answer).group(1) == str(game.log_length)
     assert 'id="roll-button"' in answer
-    assert "Beginner rolled" in answer and "Beginner scored" in answer  # told in words
+    # told in words
+    assert "Computer (beginner) rolled" in answer and "Computer (beginner) scored" in answer
 
 
 def test_instant_chosen_during_a_playback_ends_it_at_the_next_step():

@@ -485,13 +485,13 @@ def test_a_game_against_the_computer_names_its_player_you_only_to_that_player():
     assert client_for("stranger").get(f"/game/{game.id}/").status_code == 403
     headings = r'<th scope="col" class="player">([^<]*)</th>'
     own_sheet = client_for().get(f"/game/{game.id}/sheet/").text
-    assert re.findall(headings, own_sheet) == ["You", "Beginner"]
+    assert re.findall(headings, own_sheet) == ["You", "Computer (beginner)"]
     play_out(game)
     client_for().post(f"/game/{game.id}/replay/share/", {"share": "1"})
     watched = client_for("stranger").get(f"/game/{game.id}/").text
     assert not re.search(r"\bYou\b(?! are watching)", watched)
     watched_sheet = client_for("stranger").get(f"/game/{game.id}/sheet/").text
-    assert re.findall(headings, watched_sheet) == ["Player", "Beginner"]
+    assert re.findall(headings, watched_sheet) == ["Player", "Computer (beginner)"]
 
 
 def test_pages_of_live_state_are_never_cached():
@@ -508,3 +508,27 @@ def test_pages_of_live_state_are_never_cached():
         response = client.get(address)
         assert response.status_code == 200, address
         assert "no-store" in response.headers["Cache-Control"], address
+
+
+DESCRIPTION = re.compile(r'<meta name="description" content="([^"]+)">')
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_each_kind_of_page_says_what_it_is_for(strategy_tables, language):
+    """Issue 29: no page had a meta description (Lighthouse's SEO audit took a point off every
+    page type). Each kind has its own, in the page's language."""
+    from tests.factories import play_out
+
+    game = play_out(services.start_solo_game(VISITOR))
+    client = client_for()
+    paths = ["/", "/online/", "/guide/", "/sheet/", "/me/games/", "/me/practice/"]
+    paths += [f"/game/{game.id}/{part}" for part in ("", "replay/", "analysis/", "verify/")]
+    seen = {}
+    for path in paths:
+        page = client.get(path, headers={"Accept-Language": language}).text
+        [description] = DESCRIPTION.findall(page)
+        assert "Yahtzee" in description and len(description) <= 160, path
+        seen[path] = description
+    assert len(set(seen.values())) == len(paths)
+    if language == "es":
+        assert seen["/"].startswith("Juega al Yahtzee en el navegador")

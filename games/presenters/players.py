@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TypedDict
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -45,11 +46,11 @@ class PlayerView(TypedDict):
 
 
 def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
-    """How a seat is named on the card: its name, the computer's name, or "You" (to the
-    visitor who sits there; "Player" to anyone else, such as someone watching the game)."""
+    """How a seat is named on the card: its name, the computer's ("Computer (beginner)"), or
+    "You" (to the visitor who sits there; "Player" to anyone else, such as someone watching)."""
     if seat.bot:
         bot = BOTS.get(seat.bot)
-        return gettext(bot.name) if bot else seat.bot
+        return gettext(bot.seat_name) if bot else seat.bot
     if seat.name:
         return seat.name
     if solo:
@@ -67,6 +68,20 @@ def shares_screen(seats: list[Seat]) -> bool:
     its player's name, as "you" would be whoever holds the phone."""
     people = [seat.visitor for seat in seats if not seat.bot]
     return len(people) != len(set(people))
+
+
+def finished(games: QuerySet[Game], visitor: str | None, count: int = 5) -> list[Game]:
+    """This browser's last finished games (of ``games``, its own), each with ``own_total``: what
+    the game came to for it, its seat's total (the best of its people's around one phone), never
+    a computer's or an opponent's, whoever sat first."""
+    last = list(games.filter(status=Game.Status.FINISHED)[:count])
+    for game in last:
+        game.own_total = max(
+            seat.card().total
+            for seat in game.ordered_seats()
+            if seat.visitor == visitor and not seat.bot
+        )
+    return last
 
 
 def player_view(

@@ -40,13 +40,17 @@ class Bot:
     """A computer player's identity as shown on the site: the one catalogue of the strengths.
 
     The forms, the game page, the score sheet and the advisor's loading (``uses_advisor``) all
-    read it; ``name`` and ``description`` are English messages the site translates.
+    read it; ``name``, ``description`` and ``seat_name`` are English messages the site translates.
+    ``name`` is the strength as a form offers it; ``seat_name`` is how a seat the computer plays
+    is named wherever a player's name goes (the card, "Winner: ...", My games), so that it reads
+    as the computer and never as a person ("Winner: Beginner" did).
     """
 
     id: str
     name: str
     description: str
     uses_advisor: bool
+    seat_name: str
 
 
 OPTIMAL = Bot(
@@ -54,6 +58,7 @@ OPTIMAL = Bot(
     _("Perfect computer"),
     _("Plays every move exactly optimally: about 254.6 points on average."),
     True,
+    _("Computer (perfect)"),
 )
 """Always the best move."""
 CLUB = Bot(
@@ -61,6 +66,7 @@ CLUB = Bot(
     _("Club player"),
     _("A good club player: mostly the best move, now and then a plausible slip."),
     True,
+    _("Computer (club player)"),
 )
 """Mostly the best move, now and then a slightly worse one."""
 BEGINNER = Bot(
@@ -68,6 +74,7 @@ BEGINNER = Bot(
     _("Beginner"),
     _("Greedy: always takes the most points it can score right now."),
     False,
+    _("Computer (beginner)"),
 )
 """Greedy: no look-ahead, no table needed."""
 BOTS: dict[str, Bot] = {bot.id: bot for bot in (OPTIMAL, CLUB, BEGINNER)}

@@ -63,6 +63,23 @@ for (const name of ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:load", "htmx:
   document.addEventListener(name, landFocusOnRoll);
 }
 
+// The end of a game: "Game over", the result and the buttons are at the top of the page, and on a
+// phone the player who scored the last box is down at the card, where nothing they could see
+// changed (issue 29). When the end comes to a page that showed the game in play (the answer to the
+// last score, the computer's last turn played back, a push), the focus goes to its heading, which
+// brings it into view (and a screen reader reads it). A page opened on a finished game, and later
+// redraws of it (a rematch asked), leave the focus alone. Without JavaScript the last score's
+// answer opens the page at its top, where the end is.
+let endShown = Boolean(document.getElementById("game-over"));
+function showTheEnd() {
+  const heading = document.getElementById("game-over");
+  if (heading && !endShown) heading.focus();
+  endShown = Boolean(heading);
+}
+for (const name of ["htmx:afterSettle", "htmx:load", "htmx:wsAfterMessage"]) {
+  document.addEventListener(name, showTheEnd);
+}
+
 // The boxes in the card's order; from elsewhere on the page Down goes to the first, Up to the last.
 // Returns whether there was a box to go to (else the arrow scrolls the page as usual).
 function moveAmongBoxes(from, step) {

@@ -127,9 +127,37 @@ def test_a_long_name_is_shortened_between_words_never_broken_inside_one(browser,
     word = page.get_by_role("columnheader", name=LONG_NAMES[3], exact=True)
     shortened = word.evaluate(
         "(th) => { const name = th.firstElementChild || th;"
-        " return [name.scrollWidth > name.clientWidth, getComputedStyle(name).textOverflow]; }"
+        " const cut = name.scrollWidth > name.clientWidth || name.scrollHeight > name.clientHeight;"
+        " return [cut, getComputedStyle(name).textOverflow]; }"
     )
     assert shortened == [True, "ellipsis"]
+
+
+# Whether a column heading's name shows whole: nothing of it cut off, across or (written upwards
+# on a phone) along.
+WHOLE = """(th) => { const name = th.querySelector('.name');
+  return name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize("locale", ["en-GB", "es-ES"])
+def test_six_players_names_read_whole(browser, base, viewport, locale, strategy_tables):
+    """Issue 29: with six players a phone cut every name to three letters ("Bar…", "Car…"):
+    names of up to a dozen letters, and the computer's, now read whole, in the screen's width."""
+    names = ["Alejandra", "Bartholomew", "Carmen", "Dmitri", "Esperanza"]
+    page = browser.new_context(viewport=viewport, locale=locale).new_page()
+    page.goto(base + "/")
+    seat, start = WORDS[locale][:2]
+    for n, name in enumerate(names, start=1):
+        page.get_by_role("textbox", name=f"{seat} {n}", exact=True).fill(name)
+    page.locator("select[name=kind_6]").select_option("club")
+    page.get_by_role("button", name=start, exact=True).click()
+    computer = {"en-GB": "Computer (club player)", "es-ES": "Máquina (jugador de club)"}[locale]
+    expect(page.get_by_role("columnheader", name=computer)).to_have_attribute("title", computer)
+    for name in names + ([computer] if locale == "en-GB" else []):
+        header = page.get_by_role("columnheader", name=name, exact=True)
+        assert header.evaluate(WHOLE), name
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
 
 
 @pytest.fixture

@@ -12,6 +12,12 @@ from games.models import Game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = {"optimal": "Perfect computer", "club": "Club player", "beginner": "Beginner"}
+# How the game names the computer's seat: as the computer, never as a person ("Winner: Beginner").
+SEAT_NAMES = {
+    "optimal": "Computer (perfect)",
+    "club": "Computer (club player)",
+    "beginner": "Computer (beginner)",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +42,7 @@ def test_a_whole_game_against_the_computer(page: Page, base, strength, strategy_
         page.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
         if turn < 12:
             # The computer's moves appear one by one, then it is our turn again.
-            expect(page.locator("#dice")).to_contain_text(f"{NAMES[strength]} is playing")
+            expect(page.locator("#dice")).to_contain_text(f"{SEAT_NAMES[strength]} is playing")
     expect(page.get_by_role("heading", name="Game over")).to_be_visible(timeout=20_000)
     game = Game.objects.get()
     you, computer = (card.total for card in game.replayed_state().cards)
@@ -47,7 +53,7 @@ def test_a_whole_game_against_the_computer(page: Page, base, strength, strategy_
     else:
         won = you > computer
         expect(
-            page.get_by_text("You win!" if won else f"Winner: {NAMES[strength]}")
+            page.get_by_text("You win!" if won else f"Winner: {SEAT_NAMES[strength]}")
         ).to_be_visible()
 
 

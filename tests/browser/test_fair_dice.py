@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import services
 from games.models import Game
+from tests.factories import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,3 +78,23 @@ def test_the_daily_challenge_once_then_its_board(page: Page, base: str):
     expect(page.locator(".boards h2").first).to_contain_text("the fair board")
     expect(page.get_by_role("link", name=re.compile("Analy[sz]e"))).to_have_count(0)
     expect(page.get_by_role("button", name="Play today's challenge")).to_have_count(0)
+
+
+@pytest.mark.parametrize(
+    ("locale", "start"), [("en-GB", "Start a new game"), ("es-ES", "Empezar una partida nueva")]
+)
+def test_the_verify_page_fits_a_phone(browser, base: str, locale, start):
+    """Issue 29: the verify page was 473 px wide on a 390 px phone (in Spanish 509): the table of
+    every roll scrolls in its own box, the hashes wrap, and the page does not move sideways."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+    page.goto(base + "/")
+    page.get_by_role("button", name=start).click()
+    expect(page.locator("#dice")).to_be_visible()  # this browser's first game gives it its id
+    visitor = Game.objects.get().seats.get().visitor
+    names = ["Alejandra", "Bartholomew"]
+    game = play_out(services.start_game(visitor, names, mode=Game.Mode.LOCAL))
+    for query in ("", "?roll=2#roll-2"):
+        page.goto(f"{base}/game/{game.id}/verify/{query}")
+        expect(page.locator(".verdict")).to_be_visible()
+        expect(page.get_by_role("region").last).to_contain_text("Bartholomew")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -42,7 +42,7 @@ def shows_the_game_as_it_is_now(page: Page, within_ms: float = 5000) -> None:
         "data-version", str(game.log_length), timeout=within_ms
     )
     expect(page.get_by_role("button", name="Roll", exact=True)).to_be_visible()
-    expect(page.locator("#messages")).to_contain_text("Beginner scored")
+    expect(page.locator("#messages")).to_contain_text("Computer (beginner) scored")
     expect(page.get_by_role("button", name="Skip")).to_have_count(0)
 
 

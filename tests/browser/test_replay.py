@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import services
 from games.models import Game
+from games.rules import CATEGORIES
 from tests.factories import finished_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,3 +87,33 @@ def test_a_replay_without_javascript_steps_by_links_and_the_go_button(browser, b
     page.get_by_role("button", name="Go").click()
     expect(page.locator(".position-line")).to_contain_text("Position 9 of")
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "start", "check", "following"),
+    [
+        ("en-GB", "Start a new game", "Check my answer", "Next position"),
+        ("es-ES", "Empezar una partida nueva", "Comprobar mi respuesta", "Siguiente posición"),
+    ],
+)
+def test_on_a_phone_practices_verdict_shows_where_the_player_looks(
+    browser, base, strategy_tables, locale, start, check, following
+):
+    """Issue 29: the verdict came below up to 14 choices, off a phone's screen, and the answer
+    opened at the page's top: the player saw nothing happen."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+    page.goto(base + "/")
+    page.get_by_role("button", name=start).click()  # this browser's first game gives it its id
+    expect(page.locator("#dice")).to_be_visible()
+    visitor = Game.objects.get().seats.get().visitor
+    game = services.start_solo_game(visitor)
+    for box in CATEGORIES:  # each box in the card's order, on the first roll: costly decisions
+        game.refresh_from_db()
+        services.perform(game.id, visitor, "roll", {}, game.step)
+        game.refresh_from_db()
+        services.perform(game.id, visitor, "score", {"box": box}, game.step)
+    page.goto(base + "/me/practice/")
+    page.locator("input[name=choice]").last.check()
+    page.get_by_role("button", name=check).click()
+    expect(page.locator(".answer h3")).to_be_in_viewport()
+    expect(page.get_by_role("link", name=following)).to_be_in_viewport()

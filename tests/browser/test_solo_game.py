@@ -12,6 +12,16 @@ from games.models import Game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
+# Start, Roll, a box's offer, Score, the end's heading and its first button, as the .po says.
+ENGLISH = ("Start a new game", "Roll", "would score", "Score", "Game over", "New game")
+SPANISH = (
+    "Empezar una partida nueva",
+    "Tirar",
+    "valdría",
+    "Anotar",
+    "Fin de la partida",
+    "Nueva partida",
+)
 
 
 def start_game(page: Page, base: str) -> None:
@@ -304,3 +314,20 @@ def test_the_disabled_roll_button_is_readable(page: Page, base):
     done = page.get_by_role("button", name="No rolls left")
     expect(done).to_be_disabled()
     assert done.evaluate(CONTRAST) >= 4.5
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en-GB", ENGLISH), ("es-ES", SPANISH)])
+def test_on_a_phone_the_end_of_the_game_comes_into_view(browser, base: str, locale, words):
+    """Issue 29: after the last score, low on the card (Chance), a phone stayed scrolled at the
+    card, with "Game over" and its buttons off the screen above."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+    start, roll, offer, score, over, again = words
+    page.goto(base + "/")
+    page.get_by_role("button", name=start).click()
+    for _turn in range(13):  # the boxes in the card's order: the last is Chance
+        page.get_by_role("button", name=roll, exact=True).click()
+        page.get_by_role("link", name=re.compile(offer)).first.click()
+        page.get_by_role("button", name=re.compile(rf"^{score} \d+$")).click()
+    expect(page.get_by_role("heading", name=over)).to_be_in_viewport()
+    expect(page.get_by_role("heading", name=over)).to_be_focused()
+    expect(page.get_by_role("button", name=again)).to_be_in_viewport()
