@@ -947,7 +947,9 @@ async def test_a_seat_moving_without_a_socket_is_shown_back_to_the_others():
     could be left out two minutes in). Its move brings it back, on the others' pages too."""
     game = await new_online_game()
     bo = await connect(f"/ws/game/{game.id}/", "bo")
-    assert "Ana</a>: away" in await receive_containing(bo, 'id="game"')
+    first = await receive_containing(bo, 'id="game"')
+    # Not here: "joining" while the game is new (ARRIVING), "away" after.
+    assert "Ana</a>: here" not in first and re.search(r"Ana</a>: <span [^>]*>joining<", first)
     await database_sync_to_async(services.perform)(
         game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [1, 2, 3, 4, 5]
     )
