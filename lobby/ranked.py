@@ -24,9 +24,10 @@ players already rated against each other ``FARMING_LIMIT`` times in ``FARMING_PE
 paired together (rating farming: the queue page says so, and both wait for someone else), nor two
 with a block either way (``lobby.apart``).
 
-Rating. A ranked game that ends before each player has scored a box (a forfeit, an ending or a
-resign at 0-0 in round 1) is not rated, as Lichess rates no game before both players have moved:
-nothing was played to rate. Against a provisional opponent a rating moves at most 20 points
+Rating. A ranked game that ends before each player has scored a box (a player who never came,
+left out at 0-0 in round 1) is not rated, as Lichess rates no game before both players have moved:
+nothing was played to rate. A resignation is rated whenever it comes: otherwise resigning at once
+would undo any pairing a player disliked, at no cost. Against a provisional opponent a rating moves at most 20 points
 (``games.rating``). ``rate_game`` receives ``games.events.game_finishing`` inside the transaction
 of the action that finishes the game, and rates a ranked game there: both players' rows locked, one
 ``RatingChange`` each (unique per player and game), both profiles saved. A retry or a double
@@ -244,7 +245,8 @@ def rate_game(sender, game: Game, state: GameState, **kwargs) -> None:
     if not game.ranked or game.mode != Game.Mode.ONLINE:
         return
     seats = game.ordered_seats()
-    if len(seats) != 2 or not state.everyone_played:
+    resigned = any(action.kind == "resign" for action in game.just_logged)
+    if len(seats) != 2 or not (state.everyone_played or resigned):
         return
     if RatingChange.objects.filter(game=game).exists():
         return

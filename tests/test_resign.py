@@ -192,12 +192,15 @@ def test_a_watcher_and_a_finished_game_are_not_offered_resign(settings):
     assert "The game is over." in bo.get(late["Location"]).text
 
 
-def test_resigning_a_ranked_match_before_each_player_scored_says_it_is_not_rated():
+def test_resigning_a_ranked_match_before_anyone_scored_is_rated_all_the_same():
+    """A game left before each player scored is not rated (nothing was played); a resignation
+    is: else resigning at once would undo any pairing a player disliked, at no cost."""
     game, ana, bo = ranked_match()
-    second = clients_by_seat(game, ana, bo)[1]
+    first, second = clients_by_seat(game, ana, bo)
     asked = second.get(f"/game/{game.id}/resign/", {"seat": "1"}).text
-    assert "It is not rated: the game ends before each player has scored a box." in asked
-    assert "It counts as a loss in your rating." not in asked
+    assert "It counts as a loss in your rating." in asked
     second.post(f"/game/{game.id}/resign/", {"seat": "1"})
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
-    assert not RatingChange.objects.exists()
+    scores = dict(RatingChange.objects.values_list("player__visitor", "score"))
+    assert scores == {game.ordered_seats()[0].visitor: 1.0, game.ordered_seats()[1].visitor: 0.0}
+    assert "Not rated" not in first.get(f"/game/{game.id}/").text

@@ -254,8 +254,6 @@ def resign_context(game: Game, position: int) -> dict:
         "position": position,
         "winner": winner,
         "others": others,
-        # A ranked game ended before every seat scored a box is not rated (lobby.ranked).
-        "rated": game.ranked and state.everyone_played,
         "pot": game.stake * len(game.ordered_seats()),
     }
 
