@@ -6,7 +6,7 @@ import secrets
 from datetime import timedelta
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, Q, When
 from django.utils import timezone
 
 from games import rating as ratings
@@ -56,8 +56,13 @@ class PlayerQuerySet(models.QuerySet):
         )
 
     def named(self, typed: str) -> PlayerQuerySet:
-        """The player called ``typed``: in any capitals, or a look-alike of it (none or one)."""
-        return self.filter(Q(name_fold=case_key(typed)) | Q(name_key=look_alike_key(typed)))
+        """The players called ``typed``: in any capitals, or a look-alike of it, the one in the
+        same capitals first (two may match: "Allce" and "Alice" are both allowed, and "ALICE"
+        folds to the one and looks like the other)."""
+        fold = case_key(typed)
+        return self.filter(Q(name_fold=fold) | Q(name_key=look_alike_key(typed))).order_by(
+            Case(When(name=typed, then=0), When(name_fold=fold, then=1), default=2)
+        )
 
     def named_like(self, typed: str) -> PlayerQuerySet:
         """Players whose name holds ``typed``, in any capitals or as a look-alike, by name."""

@@ -7,7 +7,7 @@ the rate limits) in ``lobby.access``.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, Q, When
 from django.utils import timezone
 
 from games import clock
@@ -59,6 +59,7 @@ def go_online(visitor: str, raw_name: str, *, address: str | None = None) -> Pla
         taken = (
             Player.objects.filter(Q(name_key=key) | Q(name_fold=fold))
             .exclude(visitor=visitor)
+            .order_by(Case(When(name_fold=fold, then=0), default=1))  # "taken" before "alike"
             .first()
         )
         if taken and taken.name_fold == fold:

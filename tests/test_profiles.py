@@ -378,3 +378,15 @@ def test_a_browser_with_a_profile_can_still_sign_in_with_a_code():
     page = online("bo", "Bo").get(profile_url("bo")).text
     assert 'href="/sign-in/"' in page
     assert 'href="/sign-in/"' in Client().get("/online/").text  # and one without a profile
+
+
+@pytestmark_db
+def test_a_name_in_other_capitals_finds_its_own_profile_not_a_look_alike():
+    """Review of issue 29: "Allce" and "Alice" may both be taken (their keys differ); "ALICE"
+    folds to the one and looks like the other, and went to whichever the database gave first."""
+    online("allce", "Allce")
+    online("alice", "Alice")
+    for typed in ("ALICE", "alice", "Alice"):
+        assert Client().get("/players/", {"name": typed})["Location"] == profile_url("alice")
+    assert Client().get("/players/", {"name": "Allce"})["Location"] == profile_url("allce")
+
