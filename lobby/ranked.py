@@ -27,13 +27,13 @@ with a block either way (``lobby.apart``).
 Rating. A ranked game that ends before each player has scored a box (a player who never came,
 left out at 0-0 in round 1) is not rated, as Lichess rates no game before both players have moved:
 nothing was played to rate. A resignation is rated whenever it comes: otherwise resigning at once
-would undo any pairing a player disliked, at no cost. Against a provisional opponent a rating moves at most 20 points
-(``games.rating``). ``rate_game`` receives ``games.events.game_finishing`` inside the transaction
-of the action that finishes the game, and rates a ranked game there: both players' rows locked, one
-``RatingChange`` each (unique per player and game), both profiles saved. A retry or a double
-submit of the last score is refused by the game (finished, or a stale step) before anything is
-sent; a replay of the log (``Game.replayed_state``) sends nothing; and a game with rows already
-is never rated again.
+would undo any pairing a player disliked, at no cost. Against a provisional opponent a rating
+moves at most 20 points (``games.rating``). ``rate_game`` receives
+``games.events.game_finishing`` inside the transaction of the action that finishes the game, and
+rates a ranked game there: both players' rows locked, one ``RatingChange`` each (unique per
+player and game), both profiles saved. A retry or a double submit of the last score is refused
+by the game (finished, or a stale step) before anything is sent; a replay of the log
+(``Game.replayed_state``) sends nothing; and a game with rows already is never rated again.
 """
 
 from __future__ import annotations

@@ -389,4 +389,3 @@ def test_a_name_in_other_capitals_finds_its_own_profile_not_a_look_alike():
     for typed in ("ALICE", "alice", "Alice"):
         assert Client().get("/players/", {"name": typed})["Location"] == profile_url("alice")
     assert Client().get("/players/", {"name": "Allce"})["Location"] == profile_url("allce")
-
