@@ -204,11 +204,11 @@ def _start_rematch_when_all_in(table: Table) -> None:
         seated = list(table.seats.select_related("player"))
         if table.started or {s.player.visitor for s in seated} != wanted:
             return
-        # A rematch keeps the timer of the game it follows.
+        # A rematch keeps the timer of the game it follows, but not the clock a ranked or diamond
+        # match always has (games.clock.COMPETITIVE_TURN_SECONDS): a rematch is neither.
         last = table.rematch_of
-        table.game = start_unranked(
-            [s.player for s in seated], turn_seconds=last.turn_seconds, pace=last.pace
-        )
+        timer = None if last.ranked or last.stake else last.turn_seconds
+        table.game = start_unranked([s.player for s in seated], turn_seconds=timer, pace=last.pace)
         table.save(update_fields=["game"])
     notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

@@ -11,7 +11,15 @@ from games import clock, services, timeouts
 from games.models import Action, Game
 from lobby import diamonds, ranked
 from lobby.models import Challenge, DiamondEntry, Player, QueueEntry, RatingChange, Table
-from tests.clients import FORM_POST, HTMX, client_for, online, online_game, refusal_text
+from tests.clients import (
+    FORM_POST,
+    HTMX,
+    client_for,
+    here,
+    online,
+    online_game,
+    refusal_text,
+)
 from tests.test_timer import at
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +212,15 @@ def test_resigning_a_ranked_match_before_anyone_scored_is_rated_all_the_same():
     scores = dict(RatingChange.objects.values_list("player__visitor", "score"))
     assert scores == {game.ordered_seats()[0].visitor: 1.0, game.ordered_seats()[1].visitor: 0.0}
     assert "Not rated" not in first.get(f"/game/{game.id}/").text
+
+
+def test_the_rematch_of_a_diamond_match_keeps_no_competitive_clock():
+    """Review of issue 29: the rematch copied the match's 60 s clock into a friendly game."""
+    game, ana, bo = diamond_match(50)
+    ana.post(f"/game/{game.id}/resign/", {"seat": game.seat_of("ana").position})
+    here(game, "ana", "bo")  # both pages open on the finished game
+    assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
+    assert bo.post(f"/game/{game.id}/rematch/").status_code == 302
+    rematch = Game.objects.exclude(pk=game.pk).get()
+    assert rematch.turn_seconds is None and rematch.turn_deadline is None
+    assert not rematch.stake and not rematch.ranked
