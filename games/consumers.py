@@ -45,6 +45,7 @@ from games.live.turns import keep_sweeping
 logger = logging.getLogger(__name__)
 
 CLOSE_NO_GAME = 4404  # an application's close code (4000-4999): "no such game"
+CLOSE_PRIVATE = 4403  # "not yours to see": an unshared solo game, a daily attempt of today
 
 
 # Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
@@ -78,7 +79,8 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_GAME)
             return
         if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
-            await self.close()  # before the handshake: the socket is refused
+            await self.accept()  # and closed at once, for the same reason: a private game
+            await self.close(code=CLOSE_PRIVATE)
             return
         await self.forget_previous_run()
         keep_sweeping()

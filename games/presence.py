@@ -157,7 +157,7 @@ def may_follow(game_id: str, visitor: str | None) -> bool:
     """Whether this browser may open the game's socket: whoever may see its page
     (``Game.open_to``: a solo game's own browser, a daily attempt's player while its day is on)."""
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
-    return game is None or game.open_to(visitor)
+    return game is not None and game.open_to(visitor)
 
 
 def mark_watched(game_id: str) -> None:

@@ -108,6 +108,8 @@ async def test_a_strangers_socket_on_an_unshared_solo_game_is_refused():
     game = await database_sync_to_async(make_game)()
 
     async def opens(visitor: str) -> bool:
+        """Whether the socket stays open; a refused one is closed at once with 4403, a code the
+        page does not reconnect on (a refused handshake was tried again every 1.5 s)."""
         key = await session_for(visitor)
         headers = [
             (b"cookie", f"sessionid={key}".encode()),
@@ -116,7 +118,12 @@ async def test_a_strangers_socket_on_an_unshared_solo_game_is_refused():
         ]
         socket = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=headers)
         connected, _ = await socket.connect()
+        assert connected
+        output = await socket.receive_output(timeout=5)
         await socket.disconnect()
-        return connected
+        if output == {"type": "websocket.close", "code": 4403}:
+            return False
+        assert output["type"] == "websocket.send"  # the page caught up: the socket is open
+        return True
 
     assert await opens(VISITOR) and not await opens("stranger")
