@@ -119,6 +119,18 @@ def page_closed(channel: str, game_id: str, visitor: str | None) -> bool:
     return refresh_seats(game_id, visitor)
 
 
+def asked_here(game_id: str, visitor: str) -> None:
+    """A player asked for a rematch of the game: from now on only a page of theirs closing says
+    they went (``gone_from``). A move's presence (``moved``: a browser without JavaScript) ends
+    here, or its window, running out a minute after their last move, would read as a page that
+    closed after they asked. A seat with a page open is left as it is."""
+    close_page(f"moved:{game_id}:{visitor}")
+    now = timezone.now()
+    Seat.objects.filter(game_id=game_id, visitor=visitor, connections=0).filter(
+        present_until__gt=now
+    ).update(present_until=now)
+
+
 def gone_from(
     game: Game, visitor: str | None, asked: Mapping[str, datetime] | None = None
 ) -> list[Seat]:

@@ -154,8 +154,10 @@ def rematch(visitor: str | None, game: Game) -> Table:
         player.pk, Player.objects.filter(visitor__in=others).values_list("pk", flat=True)
     ):
         raise Forbidden(CANNOT_REMATCH)
-    asked = TableSeat.objects.filter(table__rematch_of=game).values_list(
-        "player__visitor", "joined_at"
+    asked = (
+        TableSeat.objects.filter(table__rematch_of=game)
+        .exclude(table__in=Table.objects.expired())  # as the page reads it (rematch_offer)
+        .values_list("player__visitor", "joined_at")
     )
     gone = presence.gone_from(game, visitor, dict(asked))
     if gone:
@@ -172,6 +174,7 @@ def rematch(visitor: str | None, game: Game) -> Table:
             table = Table.objects.create(host=player, rematch_of=game)
         if table.declined_by_id:
             raise StaleAction(DECLINED, name=table.declined_by.name)
+    presence.asked_here(game.pk, visitor)
     join_table(visitor, table.code)
     notify.game_changed(game.id)
     return table

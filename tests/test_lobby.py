@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import presence, services
 from games.models import Game, Seat
 from lobby.models import Challenge, Player, Table
 from tests.clients import (
@@ -410,6 +411,23 @@ def test_a_player_without_a_page_open_who_asks_for_a_rematch_counts_as_here(sett
     assert "Accept the rematch (Bo asked)" in page and ">Decline</button>" in page
     Seat.objects.filter(game=game, visitor="bo").update(present_until=timezone.now())
     assert "No rematch: Bo left the game." in ana.get(f"/game/{game.id}/").text
+
+
+def test_a_player_without_javascript_who_asks_for_a_rematch_right_after_the_game_stays_here(
+    settings,
+):
+    """Review of issue 29: a move keeps a seat here for a minute (games.presence.moved); that
+    minute, running out after Bo asked, read as a page of his closing: the offer lapsed."""
+    game, ana, bo = finished_online_game(settings)
+    Seat.objects.filter(game=game, visitor="bo").update(present_until=None)
+    presence.moved(game, Seat.objects.get(game=game, visitor="bo"))  # his last, posted score
+    assert bo.post(f"/game/{game.id}/rematch/", headers=FORM_POST).status_code == 302
+    later = timezone.now() + presence.PRESENCE_WINDOW + timedelta(seconds=1)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        page = ana.get(f"/game/{game.id}/").text
+        assert "Accept the rematch (Bo asked)" in page and "No rematch" not in page
+        assert ana.post(f"/game/{game.id}/rematch/").status_code == 302
+    assert Game.objects.exclude(pk=game.pk).count() == 1  # the rematch started
 
 
 def test_crossed_challenges_start_one_game():
