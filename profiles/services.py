@@ -103,8 +103,12 @@ def sign_out_others(visitor: str | None, session: SessionBase) -> int:
         others = list(
             Browser.objects.filter(player=player).exclude(session_key=session.session_key)
         )
-        for browser in others:
-            type(session)(browser.session_key).delete()  # from the cache and the database
+        keys = [browser.session_key for browser in others]
+        for key in keys:
+            type(session)(key).delete()  # from the cache and the database
+        # A request of one of them until this commits still reads its row from the database and
+        # caches it again (cached_db): forget the cache once the deletion is committed too.
+        transaction.on_commit(lambda: [type(session)(key).delete() for key in keys])
         Browser.objects.filter(pk__in=[browser.pk for browser in others]).delete()
         # Sessions from before browsers were recorded have no Browser: their next request finds
         # this (profiles.middleware) and signs them out.

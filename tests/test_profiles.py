@@ -6,6 +6,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.backends.cached_db import SessionStore as CachedSession
+from django.core.cache import caches
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -15,6 +17,7 @@ from django.utils import timezone
 from games.rating import Rating
 from lobby import access
 from lobby.models import Player, RatingChange
+from profiles import services
 from profiles.models import Browser, DeviceCode
 from tests.clients import client_for, finished_online_game, online
 
@@ -245,6 +248,30 @@ def test_signing_out_the_other_browsers():
     assert "Choose a name to go online" in phone.get("/online/").text
     assert "You are online as Ana" in laptop.get("/online/").text
     assert Browser.objects.filter(player__visitor="ana").count() == 1
+
+
+@pytestmark_db
+def test_a_session_cached_again_while_the_others_are_signed_out_is_gone_after_it(
+    django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """Review of issue 29: the phone's request, in the sign-out's transaction, reads its session
+    row (not yet deleted for it) and caches it again for a year; the phone stayed signed in."""
+    laptop = online("ana", "Ana")
+    phone = Client()
+    phone.post("/sign-in/", {"code": code_from(laptop.post("/me/code/").text)})
+    key = phone.cookies["sessionid"].value
+    row = CachedSession(key).load()
+    signed_out = services.notify.signed_out
+
+    def racing(*args):  # the phone's request, inside the sign-out's window
+        caches[settings.SESSION_CACHE_ALIAS].set(CachedSession(key).cache_key, row, 3600)
+        signed_out(*args)
+
+    monkeypatch.setattr(services.notify, "signed_out", racing)
+    with django_capture_on_commit_callbacks(execute=True):
+        laptop.post("/me/sign-out-others/")
+    assert not CachedSession().exists(key)
+    assert "Choose a name to go online" in phone.get("/online/").text
 
 
 @pytestmark_db
