@@ -87,7 +87,9 @@ def game_bo_left(browser, base: str, viewport: dict, locale: str, *, bo_js: bool
         expect(ana.locator("#status")).to_contain_text(words["here"])
     bo.close()
     end = ana.get_by_role("button", name=words["end"])
-    expect(end).to_be_visible(timeout=15_000)
+    # A seat whose page never opened (Bo without JavaScript) is "joining" for its first 15 s
+    # (games.presenters.players.ARRIVING), then away for the grace period: then Ana may end it.
+    expect(end).to_be_visible(timeout=30_000)
     end.click()
     expect(ana.get_by_role("heading", name=words["over"])).to_be_visible()
     return ana, bo_context, ana.url
