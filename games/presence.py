@@ -86,16 +86,26 @@ def moved(game: Game, seat: Seat) -> bool:
         return False
     if seat.present_until is not None and seat.present_until > now + PRESENCE_WINDOW / 2:
         return False
-    open_page(f"moved:{game.pk}:{seat.visitor}", MOVES, seat.visitor, game.pk)
+    open_page(moves_row(game.pk, seat.visitor), MOVES, seat.visitor, game.pk)
     came_back = refresh_seats(game.pk, seat.visitor)
     seat.refresh_from_db(fields=["present_until", "connections"])  # the move's redraws show it
     return came_back
 
 
+def moves_row(game_id: str, visitor: str) -> str:
+    """The channel name under which a seat's moves keep it here (``moved``), one row a seat."""
+    return f"moved:{game_id}:{visitor}"
+
+
 def page_opened(channel: str, process: str, game_id: str, visitor: str | None) -> bool:
-    """Count a seat's page as open; True if that brought the seat back (the others redraw)."""
+    """Count a seat's page as open; True if that brought the seat back (the others redraw).
+
+    Its socket speaks for the seat from now on: the presence its page load or a move gave it
+    (``moved``) ends, or a page closed within a minute of loading would still read as here.
+    """
     if not visitor:
         return False
+    close_page(moves_row(game_id, visitor))
     open_page(channel, process, visitor, game_id)
     return refresh_seats(game_id, visitor)
 
@@ -124,7 +134,7 @@ def asked_here(game_id: str, visitor: str) -> None:
     they went (``gone_from``). A move's presence (``moved``: a browser without JavaScript) ends
     here, or its window, running out a minute after their last move, would read as a page that
     closed after they asked. A seat with a page open is left as it is."""
-    close_page(f"moved:{game_id}:{visitor}")
+    close_page(moves_row(game_id, visitor))
     now = timezone.now()
     Seat.objects.filter(game_id=game_id, visitor=visitor, connections=0).filter(
         present_until__gt=now

@@ -320,7 +320,10 @@ async def test_a_strangers_socket_on_an_attempt_is_refused():
         ]
         socket = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=headers)
         connected, _ = await socket.connect()
+        assert connected
+        output = await socket.receive_output(timeout=5)
         await socket.disconnect()
-        return connected
+        # Refused: closed at once with 4403, a code the page does not reconnect on.
+        return output != {"type": "websocket.close", "code": 4403}
 
     assert await opens("ana") and not await opens("bo")

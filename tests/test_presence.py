@@ -162,3 +162,13 @@ def test_a_move_keeps_its_seat_here_for_a_window_but_opens_no_page(game):
     services.perform(game.id, "ana", "score", {"box": "chance"}, 1)
     services.perform(game.id, "bo", "roll", {"held": [False] * 5}, 2)
     assert OpenPage.objects.count() == before
+
+
+def test_a_page_that_opens_then_closes_leaves_its_seat_away_at_once_after_a_move(game):
+    """Review of issue 29: a move's minute of presence (``moved``) outlived the page: a seat whose
+    socket then opened and closed stayed here until that minute ran out."""
+    services.perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)  # a posted move
+    assert here(game)["ana"] is True
+    presence.page_opened("page-1", "process-1", game.pk, "ana")
+    presence.page_closed("page-1", game.pk, "ana")
+    assert here(game)["ana"] is False

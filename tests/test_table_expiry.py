@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game
 from lobby.models import TABLE_LIFETIME, Table, TableSeat
-from tests.clients import client_for, finished_online_game, online
+from tests.clients import client_for, finished_online_game, here, online
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +95,7 @@ def test_an_expired_rematch_is_refused_and_offered_anew(settings):
     refused = bo.post(f"/t/{offer.code}/join/")
     assert refused.status_code == 410 and EXPIRED in refused.text
 
+    here(game, "ana")  # Ana's page is still open: she counts as here, not as a day-old asker
     assert bo.post(f"/game/{game.id}/rematch/").status_code == 302  # a new offer, Bo's
 
     assert Game.objects.count() == 1  # Ana's day-old offer did not start a game by itself
