@@ -34,6 +34,19 @@ async def connect(path: str, visitor: str | None, cookies: str = "") -> Websocke
     return communicator
 
 
+async def game_socket_opens(game_id: str, visitor: str | None) -> bool:
+    """Whether this visitor's socket on the game stays open: it is sent the game at once. One
+    refused (a private game: ``Game.open_to``) is closed at once with 4403, a code the page does
+    not reconnect on (a handshake refused before it was tried again every 1.5 s)."""
+    socket = await connect(f"/ws/game/{game_id}/", visitor)
+    output = await socket.receive_output(timeout=5)
+    await socket.disconnect()
+    if output == {"type": "websocket.close", "code": 4403}:
+        return False
+    assert output["type"] == "websocket.send"  # the page caught up: the socket is open
+    return True
+
+
 @database_sync_to_async
 def new_online_game():
     ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")

@@ -304,26 +304,9 @@ def test_nobody_else_follows_an_attempt_while_its_day_is_on():
 @pytest.mark.asyncio
 async def test_a_strangers_socket_on_an_attempt_is_refused():
     from channels.db import database_sync_to_async
-    from channels.testing import WebsocketCommunicator
 
-    from tests.live import SITE, session_for
-    from yahtzee_site.asgi import application
+    from tests.live import game_socket_opens
 
     game = await database_sync_to_async(start)("ana")
-
-    async def opens(visitor: str) -> bool:
-        key = await session_for(visitor)
-        headers = [
-            (b"cookie", f"sessionid={key}".encode()),
-            (b"origin", b"http://localhost"),
-            *SITE,
-        ]
-        socket = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=headers)
-        connected, _ = await socket.connect()
-        assert connected
-        output = await socket.receive_output(timeout=5)
-        await socket.disconnect()
-        # Refused: closed at once with 4403, a code the page does not reconnect on.
-        return output != {"type": "websocket.close", "code": 4403}
-
-    assert await opens("ana") and not await opens("bo")
+    assert await game_socket_opens(game.id, "ana")
+    assert not await game_socket_opens(game.id, "bo")

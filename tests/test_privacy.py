@@ -100,30 +100,9 @@ def test_a_daily_attempts_printable_card_is_its_players_until_the_day_is_over():
 @pytest.mark.asyncio
 async def test_a_strangers_socket_on_an_unshared_solo_game_is_refused():
     from channels.db import database_sync_to_async
-    from channels.testing import WebsocketCommunicator
 
-    from tests.live import SITE, session_for
-    from yahtzee_site.asgi import application
+    from tests.live import game_socket_opens
 
     game = await database_sync_to_async(make_game)()
-
-    async def opens(visitor: str) -> bool:
-        """Whether the socket stays open; a refused one is closed at once with 4403, a code the
-        page does not reconnect on (a refused handshake was tried again every 1.5 s)."""
-        key = await session_for(visitor)
-        headers = [
-            (b"cookie", f"sessionid={key}".encode()),
-            (b"origin", b"http://localhost"),
-            *SITE,
-        ]
-        socket = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=headers)
-        connected, _ = await socket.connect()
-        assert connected
-        output = await socket.receive_output(timeout=5)
-        await socket.disconnect()
-        if output == {"type": "websocket.close", "code": 4403}:
-            return False
-        assert output["type"] == "websocket.send"  # the page caught up: the socket is open
-        return True
-
-    assert await opens(VISITOR) and not await opens("stranger")
+    assert await game_socket_opens(game.id, VISITOR)
+    assert not await game_socket_opens(game.id, "stranger")

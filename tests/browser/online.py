@@ -9,11 +9,17 @@ from playwright.sync_api import Page, expect
 MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
 
 
-def go_online(page: Page, base: str, name: str) -> None:
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+# What the lobby's name form says; a test in another language passes its own words.
+ENGLISH = {"name": "Your name", "go": "Go online", "online": "You are online as {}"}
+
+
+def go_online(page: Page, base: str, name: str, words: dict = ENGLISH) -> None:
     page.goto(base + "/online/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Go online").click()
-    expect(page.get_by_role("heading", name=f"You are online as {name}")).to_be_visible()
+    page.get_by_label(words["name"]).fill(name)
+    page.get_by_role("button", name=words["go"]).click()
+    expect(page.get_by_role("heading", name=words["online"].format(name))).to_be_visible()
 
 
 def start_online_game(ana: Page, bo: Page, base: str) -> None:

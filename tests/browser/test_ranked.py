@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.online import LAPTOP, PHONE, go_online
 from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 768}
 WORDS = {
     "en-GB": {
         "name": "Your name",
@@ -57,13 +56,6 @@ def server(tmp_path):
     server.env["AWAY_GRACE_SECONDS"] = "2"
     with server:
         yield server
-
-
-def go_online(page: Page, base: str, name: str, words: dict) -> None:
-    page.goto(base + "/online/")
-    page.get_by_label(words["name"]).fill(name)
-    page.get_by_role("button", name=words["go"]).click()
-    expect(page.get_by_role("heading", name=words["online"].format(name))).to_be_visible()
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "es-ES"])

@@ -8,14 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from tests.browser.online import LAPTOP, PHONE, go_online
 from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 768}
 WORDS = {
     "en-GB": {
         "name": "Your name",
@@ -60,13 +59,6 @@ def server(tmp_path):
     server.env["AWAY_GRACE_SECONDS"] = "2"
     with server:
         yield server
-
-
-def go_online(page: Page, base: str, name: str, words: dict) -> None:
-    page.goto(base + "/online/")
-    page.get_by_label(words["name"]).fill(name)
-    page.get_by_role("button", name=words["go"]).click()
-    expect(page.get_by_role("heading", name=words["online"].format(name))).to_be_visible()
 
 
 def game_bo_left(browser, base: str, viewport: dict, locale: str, *, bo_js: bool = True):

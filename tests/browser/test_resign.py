@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.online import LAPTOP, PHONE, go_online
 from tests.servers import ROOT, Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 768}
 WORDS = {
     "en-GB": {
         "name": "Your name",
@@ -62,13 +61,6 @@ WORDS = {
 def server(tmp_path):
     with Server(tmp_path) as running:
         yield running
-
-
-def go_online(page: Page, base: str, name: str, words: dict) -> None:
-    page.goto(base + "/online/")
-    page.get_by_label(words["name"]).fill(name)
-    page.get_by_role("button", name=words["go"]).click()
-    expect(page.get_by_role("heading", name=words["online"].format(name))).to_be_visible()
 
 
 def ranked_game(ana: Page, bo: Page, words: dict) -> None:
