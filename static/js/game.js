@@ -413,7 +413,8 @@ document.addEventListener("htmx:wsBeforeMessage", swapRedraw);
 // what is typed right after Enter stays. The box is emptied as a line is sent; a line sent while
 // another is on its way waits its turn (hx-sync="this:queue all" on the form), and htmx reads a
 // form's fields only when it sends: so each line's text is kept here from its Enter until then.
-// A refused line comes back into the box to be mended, if nothing was typed there since.
+// A refused line, or one that never reached the server, comes back into the box to be mended or
+// sent again, if nothing was typed there since.
 const chatLines = new WeakMap();
 document.addEventListener("submit", (event) => {
   const form = event.target;
@@ -430,7 +431,8 @@ document.addEventListener("htmx:configRequest", (event) => {
 });
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
-  if (!chatLines.has(form) || event.detail.xhr.status < 400) return;
+  const status = event.detail.xhr.status; // 0: it never reached the server (no network)
+  if (!chatLines.has(form) || (status > 0 && status < 400)) return;
   const box = form.elements.text;
   if (box && !box.value) box.value = event.detail.requestConfig.parameters.text || "";
 });

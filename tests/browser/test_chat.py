@@ -109,3 +109,18 @@ def test_what_is_typed_right_after_sending_is_kept(browser, server):
         expect(lines).to_have_text(["Ana: race 1", "Ana: race 2", "Ana: race 3", "Ana: race 4"])
     expect(box).to_have_value("")
     expect(box).to_be_focused()
+
+
+def test_a_line_that_never_reached_the_server_comes_back_into_the_box(browser, server):
+    """Review of issue 29: a refused line came back to be mended, a lost one was gone."""
+    ana, bo = (browser.new_context().new_page() for _ in range(2))
+    start_online_game(ana, bo, server.url)
+    box = ana.get_by_role("textbox", name="Message")
+    ana.route("**/chat/", lambda route: route.abort("internetdisconnected"))
+    box.press_sequentially("see you at eight")
+    box.press("Enter")
+    expect(box).to_have_value("see you at eight")
+    ana.unroute("**/chat/")
+    box.press("Enter")
+    expect(bo.get_by_role("log")).to_contain_text("Ana: see you at eight")
+    expect(box).to_have_value("")
