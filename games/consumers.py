@@ -72,15 +72,12 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         self.takes_rows = query.get("rows", [""])[0] == "1"
         self.frames = FrameBudget()
         self.group = group_name(self.game_id)
-        if not await database_sync_to_async(presence.game_exists)(self.game_id):
+        refused = await database_sync_to_async(presence.may_not_follow)(self.game_id, self.visitor)
+        if refused:
             # Opened, then closed with a code the page does not reconnect on (as a table's page
             # of no table, ``lobby.consumers``): a refused handshake would be tried every second.
             await self.accept()
-            await self.close(code=CLOSE_NO_GAME)
-            return
-        if not await database_sync_to_async(presence.may_follow)(self.game_id, self.visitor):
-            await self.accept()  # and closed at once, for the same reason: a private game
-            await self.close(code=CLOSE_PRIVATE)
+            await self.close(code=CLOSE_NO_GAME if refused == "missing" else CLOSE_PRIVATE)
             return
         await self.forget_previous_run()
         keep_sweeping()

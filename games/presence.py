@@ -170,16 +170,14 @@ def is_watching(game_id: str, visitor: str | None) -> bool:
     return not visitor or not Seat.objects.filter(game_id=game_id, visitor=visitor).exists()
 
 
-def game_exists(game_id: str) -> bool:
-    """Whether there is such a game for a page to follow."""
-    return Game.objects.filter(pk=game_id).exists()
-
-
-def may_follow(game_id: str, visitor: str | None) -> bool:
-    """Whether this browser may open the game's socket: whoever may see its page
-    (``Game.open_to``: a solo game's own browser, a daily attempt's player while its day is on)."""
+def may_not_follow(game_id: str, visitor: str | None) -> str | None:
+    """Why this browser may not open the game's socket, or None: "missing" (there is no such
+    game) or "private" (not whoever may see its page, ``Game.open_to``: a solo game's own
+    browser, a daily attempt's player while its day is on). One read."""
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
-    return game is not None and game.open_to(visitor)
+    if game is None:
+        return "missing"
+    return None if game.open_to(visitor) else "private"
 
 
 def mark_watched(game_id: str) -> None:
