@@ -11,11 +11,14 @@ MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-# What the lobby's name form says; a test in another language passes its own words.
-ENGLISH = {"name": "Your name", "go": "Go online", "online": "You are online as {}"}
+# What the lobby's name form says, by language: a test's own table of words adds to these.
+LOBBY_WORDS = {
+    "en-GB": {"name": "Your name", "go": "Go online", "online": "You are online as {}"},
+    "es-ES": {"name": "Tu nombre", "go": "Conectarse", "online": "Estás en línea como {}"},
+}
 
 
-def go_online(page: Page, base: str, name: str, words: dict = ENGLISH) -> None:
+def go_online(page: Page, base: str, name: str, words: dict = LOBBY_WORDS["en-GB"]) -> None:
     page.goto(base + "/online/")
     page.get_by_label(words["name"]).fill(name)
     page.get_by_role("button", name=words["go"]).click()

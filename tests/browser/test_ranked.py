@@ -11,16 +11,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import LAPTOP, PHONE, go_online
+from tests.browser.online import LAPTOP, LOBBY_WORDS, PHONE, go_online
 from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WORDS = {
     "en-GB": {
-        "name": "Your name",
-        "go": "Go online",
-        "online": "You are online as {}",
+        **LOBBY_WORDS["en-GB"],
         "play": "Play ranked",
         "waiting": "Looking for an opponent…",
         "leave": "Leave the queue",
@@ -33,9 +31,7 @@ WORDS = {
         "score": r"^Score \d+$",
     },
     "es-ES": {
-        "name": "Tu nombre",
-        "go": "Conectarse",
-        "online": "Estás en línea como {}",
+        **LOBBY_WORDS["es-ES"],
         "play": "Jugar clasificatoria",
         "waiting": "Buscando rival…",
         "leave": "Salir de la cola",

@@ -10,16 +10,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.online import LAPTOP, PHONE, go_online
+from tests.browser.online import LAPTOP, LOBBY_WORDS, PHONE, go_online
 from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WORDS = {
     "en-GB": {
-        "name": "Your name",
-        "go": "Go online",
-        "online": "You are online as {}",
+        **LOBBY_WORDS["en-GB"],
         "challenge": "Challenge {}",
         "accept": "Accept",
         "end": "End the game",
@@ -34,9 +32,7 @@ WORDS = {
         "waiting": "Rematch asked: waiting for the others to accept.",
     },
     "es-ES": {
-        "name": "Tu nombre",
-        "go": "Conectarse",
-        "online": "Estás en línea como {}",
+        **LOBBY_WORDS["es-ES"],
         "challenge": "Retar a {}",
         "accept": "Aceptar",
         "end": "Terminar la partida",

@@ -14,16 +14,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import LAPTOP, PHONE, go_online
+from tests.browser.online import LAPTOP, LOBBY_WORDS, PHONE, go_online
 from tests.servers import ROOT, Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WORDS = {
     "en-GB": {
-        "name": "Your name",
-        "go": "Go online",
-        "online": "You are online as {}",
+        **LOBBY_WORDS["en-GB"],
         "play": "Play ranked",
         "waiting": "Looking for an opponent…",
         "clock": "Time left for this turn:",
@@ -38,9 +36,7 @@ WORDS = {
         "met": "You have played {} 3 times in the last 24 hours",
     },
     "es-ES": {
-        "name": "Tu nombre",
-        "go": "Conectarse",
-        "online": "Estás en línea como {}",
+        **LOBBY_WORDS["es-ES"],
         "play": "Jugar clasificatoria",
         "waiting": "Buscando rival…",
         "clock": "Tiempo que queda de este turno:",
