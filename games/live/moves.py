@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
 import time
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
@@ -16,10 +18,11 @@ from django.utils import translation
 from engine.rules import IllegalMove
 from games import services
 from games.forms import MOVES, read_move
+from games.live import threads
 from games.live.csrf import csrf_matches, masked
 from games.live.redraws import read_ahead
 from games.live.sending import deliver
-from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
+from games.live.threads import keeping_sends, moving, off_loop
 from games.models import Game
 from games.presenters.page import game_context, render_parts
 
@@ -103,28 +106,56 @@ async def answer_move(page: SocketPage, data: dict, layer) -> str:
     The other pages' redraws go out first, through ``layer``. Where the move runs:
     ``games.live.threads``.
     """
-    if MOVES_ON_LOOP:
+    if threads.MOVES_SHARE_THREAD:
         async with moving(asyncio.get_running_loop()):
-            outcome, sends = run_here(apply_move, page, data)
-            return await send_and_answer(outcome, sends, page, layer)
+            moved = await off_loop(apply_and_render)(page, data)
+            return await send_and_answer(moved, page, layer)
     # The move's database work on a mover thread: the loop goes on serving other pages meanwhile.
-    outcome, sends = await on_mover_thread(keeping_sends)(apply_move, page, data)
+    moved = await off_loop(apply_and_render)(page, data)
     async with moving(asyncio.get_running_loop()):
-        return await send_and_answer(outcome, sends, page, layer)
+        return await send_and_answer(moved, page, layer)
 
 
-async def send_and_answer(outcome: Outcome | None, sends: list, page: SocketPage, layer) -> str:
-    """Render and send the others' redraws of an applied move, then render its answer, here.
+class Moved(NamedTuple):
+    """A move applied on its thread: its outcome, and its redraws, the first one rendered (or,
+    when it has none, the answer)."""
+
+    outcome: Outcome | None
+    first: tuple[str, dict] | None  # the first redraw's group and message, ready to send
+    rest: Iterator[tuple[str, dict]]  # the others, each rendered when it is asked for
+    answer: str | None  # rendered already when there is no redraw to send first
+
+
+def apply_and_render(page: SocketPage, data) -> Moved:
+    """Apply the move, then render the first of its redraws in the same hand-over to the
+    thread: the other player's page is sent it as soon as the loop is back. A move that
+    redraws no other page (a refusal, nobody else's page open) is answered at once."""
+    outcome, sends = keeping_sends(apply_move, page, data)
+    rest = itertools.chain.from_iterable(sends)
+    first = next(rest, None)
+    return Moved(outcome, first, rest, answer_to(outcome, page) if first is None else None)
+
+
+def next_or_answer(moved: Moved, page: SocketPage) -> tuple[tuple[str, dict] | None, str]:
+    """The move's next redraw, rendered; once none is left, the answer to the page's move."""
+    sent = next(moved.rest, None)
+    return (sent, "") if sent is not None else (None, answer_to(moved.outcome, page))
+
+
+async def send_and_answer(moved: Moved, page: SocketPage, layer) -> str:
+    """Send the others' redraws of an applied move, then return its answer, each rendered on
+    the move's thread (``off_loop``) and sent from the loop.
 
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
     read, which makes up much of its cost; what other pages are sent is the same as for a post.
-    Each redraw is rendered, handed to the channel layer, and given a few turns of the loop to
-    reach its pages' sockets before the next one (or the answer) is rendered.
+    Each redraw is handed to the channel layer and given a few turns of the loop to reach its
+    pages' sockets before the next one (or the answer) is rendered.
     """
-    for messages in sends:
-        while (sent := run_here(next, messages, None)[0]) is not None:
-            await deliver(layer, *sent)
-    return run_here(answer_to, outcome, page)[0]
+    sent, answer = moved.first, moved.answer
+    while sent is not None:
+        await deliver(layer, *sent)
+        sent, answer = await off_loop(next_or_answer)(moved, page)
+    return answer or ""
 
 
 def apply_move(page: SocketPage, data) -> Outcome | None:

@@ -51,8 +51,8 @@ def game_changed(
     language = translation.get_language() or settings.LANGUAGE_CODE
     messages = redraws(game_id, parts, onlookers, game, mover, tab, language)
     if kept.sends is not None:
-        # A move applied on the event loop's thread: its consumer renders and sends these one
-        # by one, letting each go out before the next is rendered (``live.moves.move_here``).
+        # A move applied over a socket: its consumer has these rendered and sends them one by
+        # one, letting each go out before the next is rendered (``live.moves.send_and_answer``).
         kept.sends.append(messages)
         return
     for group, message in messages:
@@ -121,8 +121,8 @@ def redraws(
 
 
 def read_ahead(game: Game, mover: str | None) -> None:
-    """Read what this move's redraws and answer will need from the database, here: on the mover
-    thread (``games.live.moves.apply_move``), not on the event loop that renders them.
+    """Read what this move's redraws and answer will need from the database, here, with the move
+    (``games.live.moves.apply_move``), in a query or two rather than one per rendering.
 
     While a game is played, a redraw's one query is its seat's latest actions for the message line
     (``games.recent`` keeps them, but a page whose last redraw this process did not render reads
