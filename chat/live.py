@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from chat import presenters, services
+from core.socket_messages import ChatChanged
 
 
 def render_log(
@@ -48,7 +49,7 @@ async def push_log(
 ) -> None:
     """Send this consumer's page the log, unless its visitor is not to see the new line."""
     render = database_sync_to_async(render_log)
-    sender, language = event.get("sender", ""), consumer.page["language"]
+    sender, language = ChatChanged.read(event).sender, consumer.page["language"]
     html = await render(load, consumer.visitor, sender, language, catch_up)
     if html:
         await consumer.send(text_data=html)

@@ -17,6 +17,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from core.socket_messages import ANSWER
 from games import consumers, recent, services
 from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
@@ -60,7 +61,7 @@ async def next_answer(communicator: WebsocketCommunicator) -> str:
     busy machine."""
     for _ in range(10):
         message = await communicator.receive_from(timeout=3)
-        if message.startswith(moves.ANSWER):
+        if message.startswith(ANSWER):
             return message
     raise AssertionError("no answer")
 
@@ -403,7 +404,7 @@ async def test_frames_past_what_a_person_taps_are_answered_too_fast_unrendered(m
     )
     await caught_up(page)
     answered = []
-    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or moves.ANSWER)
+    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or ANSWER)
     started = time.monotonic()
     for _ in range(100):
         await page.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
@@ -615,16 +616,12 @@ async def test_a_moves_database_work_and_rendering_never_run_on_the_event_loops_
     hidden by a private asyncio call)."""
     monkeypatch.setattr(threads, "MOVES_SHARE_THREAD", shared)
     ana, bo, watcher = await pages_of_a_new_game()
-    ran = []  # (what, whether the thread it ran on has a running event loop)
+    ran = []  # (what, whether it ran on the thread of this test's event loop)
+    loop_thread = threading.current_thread()
 
     def on(what, func):
         def recorded(*args, **kwargs):
-            try:
-                asyncio.get_running_loop()
-            except RuntimeError:
-                ran.append((what, False))
-            else:
-                ran.append((what, True))
+            ran.append((what, threading.current_thread() is loop_thread))
             return func(*args, **kwargs)
 
         return recorded

@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.test import RequestFactory
 
+from core.socket_messages import ANSWER, MalformedFrame, MoveFrame
 from games.live import moves
 from games.live.csrf import csrf_matches, masked
 from tests.players import Player, receive, start_online_game
@@ -42,7 +43,11 @@ def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     ],
 )
 def test_only_a_move_a_page_sends_is_taken(frame, move):
-    assert moves.parse_move(frame) == move
+    if move is None:
+        with pytest.raises(MalformedFrame):
+            moves.parse_move(frame)
+    else:
+        assert moves.parse_move(frame) == MoveFrame(move["move"], move)
 
 
 SECRET = "abcdefghijklmnopqrstuvwxyz012345"
@@ -91,7 +96,7 @@ def answers(socket, count: int) -> list[str]:
     found = []
     while len(found) < count:
         message = socket.recv(timeout=10)
-        if message.startswith(moves.ANSWER):
+        if message.startswith(ANSWER):
             found.append(message)
     return found
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-import json
 import logging
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core.socket_messages import MoveFrame, answer
 from engine.rules import IllegalMove
 from games import services
 from games.forms import MOVES, read_move
@@ -28,25 +28,11 @@ from games.presenters.page import game_context, render_parts
 
 logger = logging.getLogger(__name__)
 
-# Marks the answer to this page's own move: the page applies it even when it shows no newer
-# version than the page has (a refusal), unlike a push (see static/js/game.js).
-ANSWER = "<!-- answer -->"
-MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
-CLOSE_INVALID = 1007  # RFC 6455: a frame that is not a move
 
-
-def parse_move(text: str | None) -> dict | None:
-    """A move's fields from a frame (JSON of its form's fields plus "move"), or None if the
+def parse_move(text: str | None) -> MoveFrame:
+    """The move in a frame (JSON of its form's fields plus "move"); ``MalformedFrame`` if the
     frame is not a move a page sends."""
-    if not text or len(text) > MAX_MOVE_BYTES:
-        return None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
-        return None
-    if not isinstance(data, dict) or data.get("move") not in MOVES:
-        return None
-    return data
+    return MoveFrame.parse(text, MOVES)
 
 
 class FrameBudget:
@@ -79,7 +65,7 @@ def too_fast(language: str) -> str:
     answer, in order, so that a page matches answers to its moves (static/js/game.js).
     """
     with translation.override(language):
-        return ANSWER + render_to_string("games/too_fast.html").strip()
+        return answer(render_to_string("games/too_fast.html").strip())
 
 
 class Outcome(NamedTuple):
@@ -100,7 +86,7 @@ class SocketPage(NamedTuple):
     watching: bool  # the visitor has no seat in the game
 
 
-async def answer_move(page: SocketPage, data: dict, layer) -> str:
+async def answer_move(page: SocketPage, move: MoveFrame, layer) -> str:
     """Apply a move a page sent over its socket; its answer, for the page (empty: no game).
 
     The other pages' redraws go out first, through ``layer``. Where the move runs:
@@ -108,10 +94,10 @@ async def answer_move(page: SocketPage, data: dict, layer) -> str:
     """
     if threads.MOVES_SHARE_THREAD:
         async with moving(asyncio.get_running_loop()):
-            moved = await off_loop(apply_and_render)(page, data)
+            moved = await off_loop(apply_and_render)(page, move)
             return await send_and_answer(moved, page, layer)
     # The move's database work on a mover thread: the loop goes on serving other pages meanwhile.
-    moved = await off_loop(apply_and_render)(page, data)
+    moved = await off_loop(apply_and_render)(page, move)
     async with moving(asyncio.get_running_loop()):
         return await send_and_answer(moved, page, layer)
 
@@ -126,11 +112,11 @@ class Moved(NamedTuple):
     answer: str | None  # rendered already when there is no redraw to send first
 
 
-def apply_and_render(page: SocketPage, data) -> Moved:
+def apply_and_render(page: SocketPage, move: MoveFrame) -> Moved:
     """Apply the move, then render the first of its redraws in the same hand-over to the
     thread: the other player's page is sent it as soon as the loop is back. A move that
     redraws no other page (a refusal, nobody else's page open) is answered at once."""
-    outcome, sends = keeping_sends(apply_move, page, data)
+    outcome, sends = keeping_sends(apply_move, page, move)
     rest = itertools.chain.from_iterable(sends)
     first = next(rest, None)
     return Moved(outcome, first, rest, answer_to(outcome, page) if first is None else None)
@@ -158,18 +144,17 @@ async def send_and_answer(moved: Moved, page: SocketPage, layer) -> str:
     return answer or ""
 
 
-def apply_move(page: SocketPage, data) -> Outcome | None:
+def apply_move(page: SocketPage, frame: MoveFrame) -> Outcome | None:
     """A move sent over a socket applied (its redraws announced) or refused, as ``views.act``
     applies the same move posted; None if there is no such game."""
-    fields = data if isinstance(data, dict) else {}
-    fields = {key: value for key, value in fields.items() if isinstance(value, str)}
+    fields = frame.fields
     with translation.override(page.page["language"]):
         try:
             if not csrf_matches(fields.get("csrfmiddlewaretoken", ""), page.page["csrf_token"]):
                 raise services.ActionRefused(services.EXPIRED)
             if page.watching:  # no seat in the game: refused before its row is locked
                 raise services.NotYourGame(services.NOT_YOURS)
-            move = read_move(fields.get("move", ""), fields)
+            move = read_move(frame.kind, fields)
             game = services.perform(
                 page.game_id, page.visitor, move.kind, move.params, move.step, tab=page.tab or None
             )
@@ -194,4 +179,4 @@ def answer_to(outcome: Outcome | None, page: SocketPage) -> str:
         # The token is masked here, after the other pages' redraws have gone.
         answer_page = page.page | {"csrf_token": masked(page.page["csrf_token"]), "live": True}
         context = game_context(outcome.game, page.visitor, **outcome.told) | answer_page
-        return ANSWER + render_parts(context, outcome.parts)
+        return answer(render_parts(context, outcome.parts))
