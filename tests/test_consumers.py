@@ -17,7 +17,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from core.socket_messages import ANSWER
+from core.socket_messages import ANSWER, GameChanged
 from games import consumers, recent, services
 from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
@@ -172,8 +172,12 @@ async def test_a_page_that_renders_its_redraw_after_the_game_moved_on_gets_the_g
     game = await new_online_game()
     perform = database_sync_to_async(services.perform)
     rolled = await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
-    message = {"parts": ["dice", "card"], "onlookers": ["dice", "messages"], "mover": "ana"}
-    message["version"] = rolled.log_length
+    message = GameChanged(
+        parts=["dice", "card"],
+        onlookers=["dice", "messages"],
+        mover="ana",
+        version=rolled.log_length,
+    )
     page = {"language": "en", "csrf_token": live_csrf.CSRF_SLOT}
     render = database_sync_to_async(redraws.render_game)
     on_time = await render(game.id, "bo", page, message)
