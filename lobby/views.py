@@ -13,7 +13,7 @@ from chat import presenters as chat_presenters
 from chat import services as chat_services
 from core.addresses import client_address
 from core.identity import rotate_session_key, visitor_id
-from engine.flow import _
+from engine.words import _
 from games.models import Game
 from games.responses import form_navigation, refusal_for, refused_page, refused_to
 from games.services import ActionRefused, translate_refusal

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core.addresses import client_address
 from core.identity import sign_in_as, visitor_id
-from engine.flow import _
+from engine.words import _
 from games.models import Game, Seat
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal
