@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.flow import GameState
 from engine.rules import Scorecard
+from engine.rulesets import RuleSet
 from engine.strategy import Advisor, Move
 
 # Expected points lost from which a decision gets each class, in one place.
@@ -154,11 +155,11 @@ def analyse(
     *,
     seats: int,
     seat: int,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
     advisor: Advisor,
 ) -> Analysis:
     """Replay the log and value each keep and each box chosen by ``seat`` (not by the server)."""
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     decisions: list[Decision] = []
     for (actor, kind, payload), own in by_player(actions):
         if actor == seat and own:
@@ -166,7 +167,7 @@ def analyse(
             if decision is not None:
                 decisions.append(decision)
         state = state.apply(actor, kind, payload)
-    start = advisor.expected_total(Scorecard(multiple_yahtzees))
+    start = advisor.expected_total(Scorecard(rules))
     return Analysis(start, decisions, state.cards[seat].total)
 
 
@@ -176,12 +177,12 @@ def decision_point(
     seats: int,
     seat: int,
     index: int,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
 ) -> tuple[GameState, int, Logged] | None:
     """Where ``seat`` made its ``index``-th decision: the state then, the action's place in the
     log and the action; None if the seat made fewer decisions. Needs no strategy table.
     Counts as ``analyse`` does: the server's moves of a timed-out turn are no decisions."""
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     count = 0
     for number, ((actor, kind, payload), own) in enumerate(by_player(actions)):
         if actor == seat and own and is_decision(state, actor, kind):

@@ -78,9 +78,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     check = None
     if not errors:
         try:
-            check = dice.check(
-                actions, len(seats), dice.key(seed, text), multiple_yahtzees=game.multiple_yahtzees
-            )
+            check = dice.check(actions, len(seats), dice.key(seed, text), rules=game.rules)
         except IllegalMove:  # a log changed behind its back beyond its dice
             message = gettext(
                 "This game's log does not replay: it was changed after it was written."

@@ -106,8 +106,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         names = [name for name, _ in seats]
         game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots)
     else:
-        multiple = form.cleaned_data["multiple_yahtzees"]
-        game = services.start_solo_game(visitor, multiple_yahtzees=multiple)
+        game = services.start_solo_game(visitor, rules=form.rules())
     return redirect("games:play", game_id=game.id)
 
 
@@ -244,7 +243,7 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
         [seat.name for seat in seats],
         mode=game.mode,
         bots={seat.position: seat.bot for seat in seats if seat.bot},
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     return redirect("games:play", game_id=again.id)
 
@@ -258,7 +257,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     people = [seat for seat in game.ordered_seats() if not seat.bot]
     wanted = _int_or_none(request.GET.get("seat"))
     seat = next((s for s in people if s.position == wanted), people[0])
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
@@ -266,7 +265,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
         seats=len(game.ordered_seats()),
         seat=seat.position,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
         advisor=advisor,
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}

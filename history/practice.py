@@ -117,7 +117,7 @@ def _position_context(position: Position, positions: list[Position]) -> dict:
         seats=len(game.ordered_seats()),
         seat=position.seat,
         index=position.index,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     if found is None:  # a summary of another version of the analysis: nothing to show
         raise Refused(gettext("That position is not one of your positions to practise."), 409)
@@ -157,7 +157,7 @@ def _grade(context: dict, data: QueryDict) -> dict:
         move = ("score", choice[4:])
     else:
         raise Refused(gettext("Choose a box to score, or dice to keep and roll again."))
-    advisor = advice.advisor(context["game"].multiple_yahtzees)
+    advisor = advice.advisor(context["game"].rules)
     if advisor is None:
         raise Refused(gettext("The coach is getting ready: try again in a minute."), 503)
     options = advisor.options(card, turn.dice, turn.rolls_left)

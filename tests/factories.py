@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from engine.rulesets import YAHTZEE, RuleSet
 from games import services
 from games.models import Game
 
@@ -33,10 +34,10 @@ def make_game(
     turns: Iterable[tuple[Sequence[int], str]] = (),
     *,
     visitor: str = VISITOR,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = YAHTZEE,
 ) -> Game:
     """A solo game after the given turns, each rolled once as ``(dice, box)`` and scored."""
-    game = services.start_solo_game(visitor, multiple_yahtzees=multiple_yahtzees)
+    game = services.start_solo_game(visitor, rules=rules)
     for dice, box in turns:
         act(game, "roll", visitor, dice)
         act(game, "score", visitor, box=box)

@@ -22,6 +22,7 @@ from django.utils.html import conditional_escape
 
 from engine.flow import Turn
 from engine.rules import CATEGORIES, Scorecard
+from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 from games import recent, services
 from games.models import Action, Game
 from games.presenters import card, dice, page
@@ -221,10 +222,10 @@ def test_a_watcher_sees_the_dice_without_pressing_them(language):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("yahtzees", [True, False])
-def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
+@pytest.mark.parametrize("rules", [YAHTZEE, YAHTZEE_NO_BONUS])
+def test_the_card_shows_scores_picks_and_totals(language, rules):
     game = make_game([((3, 3, 3, 2, 5), "threes"), ((6, 6, 6, 6, 6), "yahtzee")],
-                     multiple_yahtzees=yahtzees)  # fmt: skip
+                     rules=rules)  # fmt: skip
     act(game, "roll", dice=(2, 2, 4, 5, 6))
     with translation.override(language):
         card = fragment(game, VISITOR, "card")
@@ -245,7 +246,7 @@ def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
     assert card.all("td", id="total-0")[0][1] == "59"
     assert card.all("tr", class_="total")[0][1] == f"{total_word}59"
     assert bool([t for _, t in card.all("tr", class_="subtotal") if t.startswith(bonus_word)]) == (
-        yahtzees
+        rules is YAHTZEE
     )
 
 

@@ -16,7 +16,6 @@ from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
 from engine.flow import GameState, replay
-from engine.rules import UPPER_BONUS_THRESHOLD
 from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -120,7 +119,7 @@ def game_context(
         state = replay(
             [(a.seat, a.kind, a.payload) for a in log],
             len(seats),
-            multiple_yahtzees=game.multiple_yahtzees,
+            rules=game.rules,
         )
         news = [describe(log[-1], state, seats, seat)] if log and not error else []
     elif shown is not None:
@@ -196,7 +195,7 @@ def game_context(
         else [],
         "sections": Later(lambda: card_sections(rows()), language),
         "totals": totals,
-        "bonus_line": words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},
+        "bonus_line": words["bonus_line"] % {"target": game.rules.upper_bonus.threshold},
         "selected": select,
         "selected_points": options()[select] if select else None,
         "better": better,
