@@ -19,8 +19,8 @@ from engine.rules import Scorecard
 from engine.rulesets import RuleSet
 from engine.strategy import Advisor, Move
 
-# Expected points lost from which a decision gets each class, in one place.
 THRESHOLDS = (("fine", 0.0), ("inaccuracy", 1.0), ("mistake", 3.0), ("blunder", 8.0))
+"""Expected points lost from which a decision gets each class, in one place."""
 
 
 def classify(loss: float) -> str:
@@ -94,7 +94,8 @@ def is_decision(state: GameState, actor: int, kind: str) -> bool:
     return actor == state.current and kind in ("roll", "score") and bool(state.turn.dice)
 
 
-Logged = tuple[int, str, Mapping[str, Any]]  # an action of the log: seat, kind, payload
+Logged = tuple[int, str, Mapping[str, Any]]
+"""An action of the log: seat, kind, payload."""
 
 
 def by_player(actions: Iterable[Logged]) -> Iterator[tuple[Logged, bool]]:

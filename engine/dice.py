@@ -34,7 +34,8 @@ from typing import Any
 from engine.rulesets import FACES, YAHTZEE, RuleSet
 
 _LIMIT = 256 - 256 % FACES  # 252: bytes from here on would make faces 1-4 likelier
-PLAYER_SEED_LENGTH = 64  # characters of a player's own seed text
+PLAYER_SEED_LENGTH = 64
+"""Characters of a player's own seed text."""
 
 
 def new_seed() -> str:

@@ -21,6 +21,7 @@ from engine.strategy.points import NUM_UPPER, U_CAP, YAHTZEE, YAHTZEE_MADE, chec
 from engine.strategy.solver import count_states, solve, turn_arrays
 
 PathLike = str | os.PathLike[str]
+"""A directory or a ``.npy`` file, as a string or a path."""
 Move = tuple[Literal["keep"], tuple[int, ...]] | tuple[Literal["score"], str]
 """A move: ``("keep", kept_dice_sorted)`` (reroll the others) or ``("score", box)``."""
 
