@@ -84,9 +84,6 @@ def test_after_a_challenge_the_online_list_stays_and_goes_on_updating(browser, s
     assert not [error for error in errors if "oobErrorNoTarget" in error]
 
 
-
-
-
 def test_a_started_game_is_opened_once_however_the_lobby_changes_meanwhile(browser, server):
     """The pushed "your game has started" link is followed once: a change to the lobby while the
     game page is on its way (a countdown's tick, a pushed part) does not ask for it again, which
