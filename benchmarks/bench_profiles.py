@@ -34,7 +34,7 @@ def populate(profiles: int, games: int) -> tuple[int, int]:
     """Bulk-create the profiles and games; the pks of the busiest and of a quiet profile."""
     from django.utils import timezone
 
-    from games import rating as ratings
+    from engine import rating as ratings
     from games.models import Game, Seat
     from lobby.models import DiamondEntry, Player, RatingChange
 

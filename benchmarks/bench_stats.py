@@ -56,9 +56,9 @@ def populate(games: int) -> tuple[int, int, str]:
     """Bulk-create the games and summaries: the pks of the profile and a quiet one, a game."""
     from django.utils import timezone
 
+    from engine.rules import Scorecard
     from games import services
     from games.models import Game, Seat
-    from games.rules import Scorecard
     from history.models import Summary
     from lobby.models import DiamondEntry, Player, RatingChange
 

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from games.rules import CATEGORIES, UPPER, Scorecard, box_score  # noqa: E402
-from games.strategy import Advisor, build  # noqa: E402
-from games.strategy.simulate import describe, simulate  # noqa: E402
+from engine.rules import CATEGORIES, UPPER, Scorecard, box_score  # noqa: E402
+from engine.strategy import Advisor, build  # noqa: E402
+from engine.strategy.simulate import describe, simulate  # noqa: E402
 
 
 def random_position(rng: random.Random) -> tuple[Scorecard, list[int], int]:

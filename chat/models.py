@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from games.models import Game
 from lobby.models import Table
 

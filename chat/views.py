@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from chat import presenters, services
-from games.addresses import client_address
-from games.identity import visitor_id
+from core.addresses import client_address
+from core.identity import visitor_id
 from games.responses import error_page, form_navigation, refused_to
 from games.services import ActionRefused, translate_refusal
 from lobby import services as lobby

@@ -8,7 +8,7 @@ from games.models import Game
 
 
 class Challenge(models.Model):
-    """One day's challenge: its secret seed, everyone's dice that day (``games.dice``).
+    """One day's challenge: its secret seed, everyone's dice that day (``engine.dice``).
 
     The seed is made the first time someone opens the day's challenge, and shown once the day
     (UTC) is over, on each attempt's dice check.

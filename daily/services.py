@@ -1,7 +1,7 @@
 """The daily challenge: the same dice for everyone, one attempt a day, boards where skill wins.
 
 Each day (UTC) has a secret seed, made the first time someone opens it. An attempt is a solo game
-(multiple Yahtzees on) whose dice come from that seed (``games.dice``): a die rerolled on roll r of
+(multiple Yahtzees on) whose dice come from that seed (``engine.dice``): a die rerolled on roll r of
 turn t in slot s has the same face for everyone, so two players who hold the same dice see the same
 rolls. The boards rank by the expected points lost against the perfect player (``history.Summary``,
 written as the attempt finishes), the fair one: a throwaway attempt that rerolls everything sees
@@ -26,8 +26,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from daily.models import Attempt, Challenge
-from games import dice, services
-from games.flow import _
+from engine import dice
+from engine.flow import _
+from games import services
 from games.models import Game, Seat
 from history import summaries
 from history.models import Summary

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from games.strategy import Advisor, bots, storage
+from engine.strategy import Advisor, bots, storage
 
 logger = logging.getLogger(__name__)
 

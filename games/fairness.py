@@ -1,6 +1,6 @@
 """Provably fair dice, the pages: a player's own text for the seed, and the dice check.
 
-The mechanism is in ``games.dice``; this module only reads requests and shows what it finds.
+The mechanism is in ``engine.dice``; this module only reads requests and shows what it finds.
 The check page recomputes every roll of a finished game from its revealed seed and its log, and
 lets anyone try other values (a seed, a player's text) to see that only the committed ones fit.
 """
@@ -15,12 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from games import dice, services
-from games.identity import visitor_id
+from core.identity import visitor_id
+from engine import dice
+from engine.rules import IllegalMove
+from games import services
 from games.models import Game
 from games.presenters.players import seat_name
 from games.responses import closed_page, error_page, refused_page
-from games.rules import IllegalMove
 
 
 @require_POST

@@ -12,10 +12,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from games.flow import _ as untranslated
+from engine.flow import _ as untranslated
+from engine.rules import NUM_DICE, IllegalMove
+from engine.strategy.bots import BOTS
 from games.playback import SPEEDS
-from games.rules import NUM_DICE, IllegalMove
-from games.strategy.bots import BOTS
 
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]

@@ -12,13 +12,14 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games import advice, clock, dice, events
-from games.flow import _
+from core.refusals import COMPUTER_NOT_READY, ComputerNotReady, StaleAction
+from engine import dice
+from engine.flow import _
+from engine.rules import NUM_DICE, IllegalMove
+from engine.strategy import bots
+from games import advice, clock, events
 from games.models import Action, Game, Seat
 from games.rawsql import insert_rows, update_columns
-from games.refusals import COMPUTER_NOT_READY, ComputerNotReady, StaleAction
-from games.rules import NUM_DICE, IllegalMove
-from games.strategy import bots
 
 
 def roll_dice(count: int) -> list[int]:

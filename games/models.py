@@ -1,7 +1,7 @@
 """What is stored: games, their seats and cards, and the append-only log of every action.
 
 The game and seat rows hold a snapshot of the state for fast reads; the action log is the record.
-Replaying the log through ``games.flow`` must always give the snapshot (tests check it).
+Replaying the log through ``engine.flow`` must always give the snapshot (tests check it).
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from datetime import datetime
 from django.db import connections, models
 from django.utils import timezone
 
-from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
-from games.flow import GameState, Turn, replay
+from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from engine.flow import GameState, Turn, replay
+from engine.rules import CATEGORIES, NUM_DICE, Scorecard
 
 # Registered with the games app from here, where Django looks for its models.
 from games.openpages import OpenPage as OpenPage
 from games.rawsql import Columns
 from games.recent import LoggedAction, read_recent_actions, recent_actions
-from games.rules import CATEGORIES, NUM_DICE, Scorecard
 
 
 def new_game_id() -> str:
@@ -139,7 +139,7 @@ class Game(models.Model):
     # Until when a watcher's page is open (kept fresh by its socket): a move renders the watchers'
     # redraw only then. In the row that every move locks and reads, so no move has to ask.
     watched_until = models.DateTimeField(null=True, blank=True)
-    # Provably fair dice (``games.dice``): the secret seed every roll comes from, its SHA-256 shown
+    # Provably fair dice (``engine.dice``): the secret seed every roll comes from, its SHA-256 shown
     # from the start, and the text the players added before the first roll (each seat's own,
     # ``Seat.seed_text``, one a line in seat order: ``dice.players_text``). Blank in games from
     # before (their dice are as stored, with nothing to verify).

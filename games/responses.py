@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from core.identity import visitor_id
 from games import playback, services
-from games.identity import visitor_id
 from games.models import Game
 from games.presenters.page import game_context, render_parts
 from games.services import translate_refusal

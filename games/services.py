@@ -12,20 +12,20 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import clock, dice, events, presence
-from games.flow import _
+# The refusals live in core.refusals (the log book raises them too); the callers of the
+# services import them from here, as before.
+from core.refusals import EXPIRED as EXPIRED
+from core.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
+from core.refusals import ActionRefused as ActionRefused
+from core.refusals import translate_refusal as translate_refusal
+from engine import dice
+from engine.flow import _
+from engine.rules import UPPER, IllegalMove
+from games import clock, events, presence
 from games.logbook import Log, Roll, play_computer_turns, play_turn
 from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
 from games.models import Game, Seat
 from games.rawsql import update_columns
-
-# The refusals live in games.refusals (the log book raises them too); the callers of the
-# services import them from here, as before.
-from games.refusals import EXPIRED as EXPIRED
-from games.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
-from games.refusals import ActionRefused as ActionRefused
-from games.refusals import translate_refusal as translate_refusal
-from games.rules import UPPER, IllegalMove
 
 
 def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
@@ -103,7 +103,7 @@ def _create_game(
 
 
 def add_player_seed(game_id: str, visitor: str | None, text: str) -> Game:
-    """Mix a player's own text into the game's dice key, before the first roll (``games.dice``).
+    """Mix a player's own text into the game's dice key, before the first roll (``engine.dice``).
 
     Once per seat, by each player in the game. The seed was fixed (and its SHA-256 shown) before
     the texts were asked for, so the server could not have chosen it to suit them.
@@ -278,7 +278,7 @@ def perform(
 
     ``params`` are what the page asked for: ``{"held": [5 bools]}`` for a roll (the holds the page
     showed), ``{"die": i, "held": bool}`` for a hold, ``{"box": name}`` for a score. ``step`` is the
-    game's step the page showed. The dice come from the game's seed (``games.dice``); ``roll``,
+    game's step the page showed. The dice come from the game's seed (``engine.dice``); ``roll``,
     given, rolls n dice instead (tests pass scripted ones). Raises
     ActionRefused or IllegalMove, changing nothing, when the action cannot be applied. When the
     turn passes to the computer, it plays its turns here too, each move logged like a person's.

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
+from core.identity import visitor_id
+from engine.analysis import analyse
+from engine.rules import IllegalMove
 from games import advice, clock, playback, replays, services, timeouts
-from games.analysis import analyse
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
-from games.identity import visitor_id
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
@@ -26,7 +27,6 @@ from games.responses import (
     refused_page,
     render_fragments,
 )
-from games.rules import IllegalMove
 
 
 @require_safe

@@ -17,10 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from core.identity import visitor_id
+from engine.analysis import classify, decide, decision_point
+from engine.flow import GameState
 from games import advice
-from games.analysis import classify, decide, decision_point
-from games.flow import GameState
-from games.identity import visitor_id
 from games.models import Game
 from games.presenters.analysis import GRADE_NAMES, Die
 from games.presenters.coach import move_words

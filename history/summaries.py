@@ -27,11 +27,11 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from engine.analysis import Analysis, analyse
+from engine.flow import GameState, replay
+from engine.rules import YAHTZEE_BONUS
 from games import advice
-from games.analysis import Analysis, analyse
-from games.flow import GameState, replay
 from games.models import Game, Seat
-from games.rules import YAHTZEE_BONUS
 from history.models import Summary
 
 COSTLIEST_KEPT = 3  # decisions of each game kept for "learn from your mistakes"

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from chat.live import push_log
 from chat.services import place_of_table
-from games.addresses import client_address
+from core.addresses import client_address
 from games.live.csrf import masked
 from games.live.pages import (
     CLOSE_SIGNED_OUT,

@@ -9,8 +9,8 @@ from django.db import models
 from django.db.models import Case, Q, When
 from django.utils import timezone
 
-from games import rating as ratings
-from games.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from engine import rating as ratings
 from games.models import Game
 from games.names import MAX_KEY_LENGTH, case_key, look_alike_key
 
@@ -74,7 +74,7 @@ class PlayerQuerySet(models.QuerySet):
 class Player(models.Model):
     """A lasting player profile, made on going online under a display name.
 
-    No account and no password: the profile is its visitor id (``games.identity``), kept in the
+    No account and no password: the profile is its visitor id (``core.identity``), kept in the
     session of each browser signed in to it (``profiles``). Names are unique among all profiles.
     """
 
@@ -89,13 +89,13 @@ class Player(models.Model):
     online_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open lobby and table pages
     created_at = models.DateTimeField(default=timezone.now)  # member since
-    # The Glicko-2 rating of ranked matches (games.rating.Rating): value, deviation, volatility,
+    # The Glicko-2 rating of ranked matches (engine.rating.Rating): value, deviation, volatility,
     # and when it last changed (None: never rated).
     rating_value = models.FloatField(default=ratings.START_VALUE)
     rating_deviation = models.FloatField(default=ratings.START_DEVIATION)
     rating_volatility = models.FloatField(default=ratings.START_VOLATILITY)
     rated_at = models.DateTimeField(null=True, blank=True)
-    # Until when the rating counts as established (games.rating.established_until): the
+    # Until when the rating counts as established (engine.rating.established_until): the
     # leaderboard's filter. Kept by the ``rating`` setter; None while provisional.
     established_until = models.DateTimeField(null=True, blank=True, db_index=True)
     # When the player last signed out their other browsers (profiles.services.sign_out_others).
@@ -281,7 +281,7 @@ def expires_from_now() -> timezone.datetime:
     return timezone.now() + CHALLENGE_LIFETIME
 
 
-# What every change to the ranked queue serializes on (games.locks.serialize_on).
+# What every change to the ranked queue serializes on (core.locks.serialize_on).
 QUEUE_LOCK = "ranked-queue"
 
 

@@ -48,7 +48,7 @@ def navigate(visitors: list[str], game, table: str | None = None, rematch_of=Non
 
 def signed_out(visitor: str, kept: str) -> None:
     """This profile signed out its other browsers, all but the one ``kept`` names
-    (``games.identity.browser_mark``): every open page of theirs (lobby, table, game) closes its
+    (``core.identity.browser_mark``): every open page of theirs (lobby, table, game) closes its
     socket at once, which read the profile when it opened and would go on acting as it, and loads
     again as nobody's."""
     _send(player_group(visitor), {"type": "signed.out", "kept": kept})

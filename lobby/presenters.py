@@ -8,7 +8,7 @@ import segno
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import rating as ratings
+from engine import rating as ratings
 from games.clock import TURN_SECONDS
 from games.models import Game
 from games.presenters.players import continue_entry

@@ -28,7 +28,7 @@ Rating. A ranked game that ends before each player has scored a box (a player wh
 left out at 0-0 in round 1) is not rated, as Lichess rates no game before both players have moved:
 nothing was played to rate. A resignation is rated whenever it comes: otherwise resigning at once
 would undo any pairing a player disliked, at no cost. Against a provisional opponent a rating
-moves at most 20 points (``games.rating``). ``rate_game`` receives
+moves at most 20 points (``engine.rating``). ``rate_game`` receives
 ``games.events.game_finishing`` inside the transaction of the action that finishes the game, and
 rates a ranked game there: both players' rows locked, one ``RatingChange`` each (unique per
 player and game), both profiles saved. A retry or a double submit of the last score is refused
@@ -46,9 +46,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import rating as ratings
-from games.flow import GameState, _
-from games.locks import serialize_on
+from core.locks import serialize_on
+from engine import rating as ratings
+from engine.flow import GameState, _
 from games.models import Game, Seat
 from games.services import StaleAction, start_online_game
 from lobby import apart, notify

@@ -10,10 +10,10 @@ from django.db import transaction
 from django.db.models import Case, Q, When
 from django.utils import timezone
 
+from core.locks import serialize_on
+from engine.flow import _
 from games import clock
-from games.flow import _
 from games.forms import clean_name
-from games.locks import serialize_on
 from games.models import Game
 from games.names import case_key, look_alike_key
 from games.services import ActionRefused, NotFound, StaleAction

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from core.locks import serialize_on
+from engine.flow import _
 from games import clock, presence
-from games.flow import _
-from games.locks import serialize_on
 from games.models import Game
 from games.services import ActionRefused, NotFound, StaleAction
 from lobby import apart, notify

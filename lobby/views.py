@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
-from games.addresses import client_address
-from games.flow import _
-from games.identity import rotate_session_key, visitor_id
+from core.addresses import client_address
+from core.identity import rotate_session_key, visitor_id
+from engine.flow import _
 from games.models import Game
 from games.responses import form_navigation, refusal_for, refused_page, refused_to
 from games.services import ActionRefused, translate_refusal

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.flow import _
-from games.locks import serialize_on
+from core.locks import serialize_on
+from engine.flow import _
 from games.services import ActionRefused, NotFound
 from lobby import notify
 from lobby.access import Forbidden

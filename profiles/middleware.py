@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from games.identity import VISITOR_KEY, sign_out
+from core.identity import VISITOR_KEY, sign_out
 from lobby.models import Player
 from profiles.models import Browser
 
@@ -22,7 +22,7 @@ class LastingProfile:
       once a day renews the year (database row and cookie) at one write a day per browser.
     - Browsers: a profile's sessions are recorded (``profiles.models.Browser``) so that one of them
       can sign out the others. The record is made after the view, once per session key (a key
-      changes only when an identity is made or taken: ``games.identity``), so pages cost nothing.
+      changes only when an identity is made or taken: ``core.identity``), so pages cost nothing.
     - Sessions from before browsers were recorded have no record: the first request of one checks
       that its profile has not signed out its other browsers since, and then records it.
     """

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import rating as ratings
-from games.flow import _
+from engine import rating as ratings
+from engine.flow import _
 from games.models import Game, Seat
 from history import stats
 from history.models import Summary

@@ -8,8 +8,8 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.utils import timezone
 
-from games.flow import _
-from games.identity import browser_mark
+from core.identity import browser_mark
+from engine.flow import _
 from games.services import ActionRefused
 from lobby import notify
 from lobby.access import Forbidden, check_rate, player_of
@@ -69,7 +69,7 @@ def code_owner(typed: str, visitor: str | None, *, address: str | None = None) -
 
 def use_code(typed: str, visitor: str | None, *, address: str | None = None) -> Player:
     """Use a code: the profile it signs in to. The caller then makes this browser that profile
-    (``games.identity.sign_in_as``). A code works once: two browsers sending it at once find it
+    (``core.identity.sign_in_as``). A code works once: two browsers sending it at once find it
     used by the first."""
     if not normalized(typed):
         raise BadCode(NO_CODE)

@@ -13,9 +13,9 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.addresses import client_address
-from games.flow import _
-from games.identity import sign_in_as, visitor_id
+from core.addresses import client_address
+from core.identity import sign_in_as, visitor_id
+from engine.flow import _
 from games.models import Game, Seat
 from games.responses import error_page, form_navigation, refusal_for, refused_to
 from games.services import ActionRefused, translate_refusal

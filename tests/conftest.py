@@ -106,7 +106,7 @@ def _fresh_rate_limits():
 @pytest.fixture(scope="session")
 def strategy_tables():
     """The solved tables of both variants in the configured directory, built once if missing."""
-    from games.strategy import Advisor
+    from engine.strategy import Advisor
 
     return {multiple: Advisor.load(multiple) for multiple in (True, False)}
 

@@ -46,7 +46,7 @@ def make_game(
 
 def fill_all_but(open_boxes: Iterable[str], *, yahtzee: int = 50, **kwargs) -> Game:
     """A game in which every box but ``open_boxes`` is filled (the Yahtzee box with 50 or 0)."""
-    from games.rules import CATEGORIES
+    from engine.rules import CATEGORIES
 
     keep_open = set(open_boxes)
     turns = []

@@ -10,8 +10,8 @@ from django.utils import timezone, translation
 
 from chat import presenters, services
 from chat.models import Message
+from core.appendonly import AppendOnly
 from games import services as games
-from games.appendonly import AppendOnly
 from games.live.pages import group_name
 from games.models import Game
 from games.services import NotFound

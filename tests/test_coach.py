@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from games.analysis import THRESHOLDS, analyse, classify
-from games.rules import CATEGORIES
+from engine.analysis import THRESHOLDS, analyse, classify
+from engine.rules import CATEGORIES
 from tests.clients import HTMX, client_for
 from tests.factories import act, fill_all_but, make_game
 

@@ -909,7 +909,7 @@ async def test_signing_out_the_other_browsers_closes_their_sockets_at_once():
     """Its sockets read the player once, when they opened: a page of a browser signed out would
     go on playing as them. Every page of the signed-out browsers is told to load again and its
     socket is closed; the browser that signed the others out keeps its own."""
-    from games.identity import browser_mark
+    from core.identity import browser_mark
     from lobby import notify
 
     game = await new_online_game()

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from daily import services as daily
 from daily.models import Attempt, Challenge
-from games import dice, services
+from engine import dice
+from engine.rules import CATEGORIES
+from games import services
 from games.models import Action, Game
-from games.rules import CATEGORIES
 from history.models import Summary
 from lobby.models import Player
 from tests.clients import HTMX, client_for

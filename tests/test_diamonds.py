@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
 
-from games.appendonly import AppendOnly
+from core.appendonly import AppendOnly
 from games.models import Game, Seat
 from lobby import diamonds
 from lobby.models import Challenge, DiamondEntry, Player

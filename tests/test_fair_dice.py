@@ -11,9 +11,10 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from games import dice, services
+from engine import dice
+from engine.rules import CATEGORIES
+from games import services
 from games.models import Action, Game
-from games.rules import CATEGORIES
 from tests.clients import HTMX, client_for, online_game
 from tests.factories import VISITOR
 

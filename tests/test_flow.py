@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.flow import GameState, replay
-from games.rules import IllegalMove
+from engine.flow import GameState, replay
+from engine.rules import IllegalMove
 
 
 def rolled(dice=(1, 2, 3, 4, 6), seats=1) -> GameState:

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from engine.analysis import analyse
+from engine.rules import CATEGORIES
 from games import services
-from games.analysis import analyse
 from games.models import Game
-from games.rules import CATEGORIES
 from history import stats, summaries
 from history.models import StatsCache, Summary
 from lobby import diamonds

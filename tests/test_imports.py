@@ -10,7 +10,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "lobby", "profiles", "history", "daily", "chat", "yahtzee_site", "backends")
+PACKAGES = (
+    "engine",
+    "core",
+    "games",
+    "lobby",
+    "profiles",
+    "history",
+    "daily",
+    "chat",
+    "yahtzee_site",
+    "backends",
+)
 LIVE = ("games.consumers", "lobby.consumers", "games.live", "chat.live")
 # Who may import the live layer: the live layer itself, and the wiring (routes, ASGI, app
 # start-up, where the live layer subscribes to games.events).

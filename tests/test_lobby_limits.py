@@ -8,7 +8,7 @@ import pytest
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from games.addresses import client_address
+from core.addresses import client_address
 from lobby import access
 from lobby.access import ADDRESS_RATE_LIMITS, RATE_LIMITS
 from lobby.models import Challenge, Player, Table

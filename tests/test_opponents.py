@@ -8,9 +8,9 @@ import re
 import pytest
 from django.test import Client
 
+from engine.rules import CATEGORIES
 from games import advice
 from games.models import Game
-from games.rules import CATEGORIES
 from tests.clients import client_for, refusal_text, url
 from tests.factories import VISITOR, act
 

@@ -20,12 +20,12 @@ from django.urls import clear_script_prefix, set_script_prefix
 from django.utils import translation
 from django.utils.html import conditional_escape
 
+from engine.flow import Turn
+from engine.rules import CATEGORIES, Scorecard
 from games import recent, services
-from games.flow import Turn
 from games.models import Action, Game
 from games.presenters import card, dice, page
 from games.presenters import words as page_words
-from games.rules import CATEGORIES, Scorecard
 from lobby.models import Player
 from tests.factories import VISITOR, act, make_game
 
@@ -364,7 +364,7 @@ def test_the_latest_actions_kept_from_earlier_redraws_read_as_the_log_says():
 
 def test_no_upper_bonus_countdown_for_a_seat_that_will_not_play_again():
     """A forfeited player's card (or any card of a finished game) showed "51 to go"."""
-    from games.rules import Scorecard
+    from engine.rules import Scorecard
 
     scorecard = Scorecard.from_boxes({"ones": 3, "twos": 6, "chance": 20})
     playing, done = card.card_totals([scorecard, scorecard], done=frozenset({1}))

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rating import Rating
+from engine.rating import Rating
 from lobby import access
 from lobby.models import Player, RatingChange
 from profiles import services

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.rules import CATEGORIES, UPPER
 from games import events, services
-from games.rules import CATEGORIES, UPPER
 from tests.clients import online_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

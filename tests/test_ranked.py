@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import rating as ratings
+from engine import rating as ratings
+from engine.rules import CATEGORIES, IllegalMove
 from games import services
 from games.models import Game, Seat
-from games.rules import CATEGORIES, IllegalMove
 from lobby import access, ranked
 from lobby.models import Challenge, Player, QueueEntry, RatingChange
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text

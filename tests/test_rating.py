@@ -12,8 +12,8 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-import games.rating
-from games.rating import (
+import engine.rating
+from engine.rating import (
     MASTER,
     PROVISIONAL,
     RANKS,
@@ -78,7 +78,7 @@ def test_the_new_volatility_solves_the_papers_equation_of_step_5(phi, v, delta, 
         return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
 
     system = replace(SITE, tau=tau, tolerance=1e-9)
-    root = 2 * math.log(games.rating._new_volatility(phi, v, delta, sigma, system))
+    root = 2 * math.log(engine.rating._new_volatility(phi, v, delta, sigma, system))
     # The Illinois bracket ends within the tolerance (1e-9) of the root: f changes sign across
     # any wider interval around it.
     assert f(root - 1e-7) > 0 > f(root + 1e-7)
@@ -90,9 +90,9 @@ def test_the_new_volatility_solves_the_papers_equation_of_step_5(phi, v, delta, 
 )
 def test_the_worked_examples_table_of_step_3(opponent, g, expected):
     value, deviation = opponent
-    weight = games.rating._g(deviation / SCALE)
+    weight = engine.rating._g(deviation / SCALE)
     assert round(weight, 4) == g
-    assert round(games.rating._expected(0.0, (value - 1500) / SCALE, weight), 3) == expected
+    assert round(engine.rating._expected(0.0, (value - 1500) / SCALE, weight), 3) == expected
 
 
 def test_the_sites_floor_lifts_the_examples_opponent_of_deviation_30_to_45():
@@ -417,7 +417,7 @@ def test_a_broken_system_is_refused(fields):
 
 
 def test_the_docstring_examples_hold():
-    outcome = doctest.testmod(games.rating)
+    outcome = doctest.testmod(engine.rating)
     assert outcome.attempted >= 5
     assert outcome.failed == 0
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games.analysis import analyse, classify, decision_point
+from engine.analysis import analyse, classify, decision_point
 from games.models import Game
 from games.presenters.coach import move_words
 from games.presenters.replay import Positions

@@ -11,9 +11,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from engine.rules import CATEGORIES
 from games import services
 from games.models import Game
-from games.rules import CATEGORIES
 from games.services import roll_dice
 from lobby.models import Player
 from tests.clients import client_for

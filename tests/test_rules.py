@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rules import (
+from engine.rules import (
     CATEGORIES,
     LOWER,
     UPPER,

@@ -19,13 +19,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from games.rules import CATEGORIES, LOWER, UPPER, Scorecard, box_score
-from games.strategy import Advisor, build, odds, state_of, storage, table_exists, table_path
-from games.strategy import dice as D
-from games.strategy.bots import BOTS, CLUB_MAX_LOSS, choose_move
-from games.strategy.points import TABLE_SHAPE
-from games.strategy.simulate import draw_dice, play_bot, play_optimal, simulate
-from games.strategy.solver import score_values, solve
+from engine.rules import CATEGORIES, LOWER, UPPER, Scorecard, box_score
+from engine.strategy import Advisor, build, odds, state_of, storage, table_exists, table_path
+from engine.strategy import dice as D
+from engine.strategy.bots import BOTS, CLUB_MAX_LOSS, choose_move
+from engine.strategy.points import TABLE_SHAPE
+from engine.strategy.simulate import draw_dice, play_bot, play_optimal, simulate
+from engine.strategy.solver import score_values, solve
 
 OFFICIAL_VALUE = 254.5877
 NO_MULTIPLE_VALUE = 245.8708

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
+from engine.strategy import Advisor, storage, table_path
+from engine.strategy.points import TABLE_SHAPE
 from games import advice
 from games.management.commands import solve as solve_command
 from games.models import Game
-from games.strategy import Advisor, storage, table_path
-from games.strategy.points import TABLE_SHAPE
 from tests.clients import HTMX, client_for, url
 from tests.factories import act, make_game
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.analysis import analyse, by_player, decision_point, is_decision
+from engine.flow import GameState
 from games import services, timeouts
-from games.analysis import analyse, by_player, decision_point, is_decision
-from games.flow import GameState
 from games.models import Action, Game
 from games.presenters.replay import Positions
 from history.models import Summary

@@ -7,10 +7,10 @@ import re
 import pytest
 from django.test import Client
 
+from core.appendonly import AppendOnly
+from engine.rules import CATEGORIES
 from games import services
-from games.appendonly import AppendOnly
 from games.models import Action, Game
-from games.rules import CATEGORIES
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text, url
 from tests.factories import VISITOR, act, fill_all_but, make_game, play_out
 

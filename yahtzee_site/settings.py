@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "core",
     "games",
     "lobby",
     "profiles",
@@ -107,7 +108,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "games.middleware.MethodNotAllowedPage",
+    "core.middleware.MethodNotAllowedPage",
     "profiles.middleware.LastingProfile",
 ]
 
@@ -256,7 +257,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS and _env_flag(
 
 # Reverse proxies in front of the site, as addresses or networks ("127.0.0.1,::1" for nginx on
 # this machine): a request that comes from one of them is from the client its X-Forwarded-For
-# names, for the rate limits by address (games.addresses.client_address). None by default: the
+# names, for the rate limits by address (core.addresses.client_address). None by default: the
 # address is the connection's, and an X-Forwarded-For a client sent itself is ignored.
 TRUSTED_PROXIES = _env_list("TRUSTED_PROXIES")
 for _proxy in TRUSTED_PROXIES:

@@ -1,13 +1,13 @@
 from django.urls import include, path
 
-from games import install
-from games.health import healthz
+from core import install
+from core.health import healthz
 
 urlpatterns = [
-    # For a proxy or a service manager: 200 when the database answers (games/health.py).
+    # For a proxy or a service manager: 200 when the database answers (core/health.py).
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
-    # Installing on a phone (games/install.py): at the root, so the worker's scope is the site.
+    # Installing on a phone (core/install.py): at the root, so the worker's scope is the site.
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("offline/", install.offline, name="offline"),

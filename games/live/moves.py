@@ -13,6 +13,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from engine.rules import IllegalMove
 from games import services
 from games.forms import MOVES, read_move
 from games.live.csrf import csrf_matches, masked
@@ -21,7 +22,6 @@ from games.live.sending import deliver
 from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
 from games.models import Game
 from games.presenters.page import game_context, render_parts
-from games.rules import IllegalMove
 
 logger = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core.identity import browser_mark, still_signed_in
 from games import presence
-from games.identity import browser_mark, still_signed_in
 from games.live.sockets import language_of
 
 HEARTBEAT_SECONDS = 20

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from games.analysis import Analysis, Decision
+from engine.analysis import Analysis, Decision
 from games.models import Game, Seat
 from games.presenters.coach import move_words
 from games.presenters.players import seat_name

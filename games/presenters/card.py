@@ -10,8 +10,8 @@ from typing import TypedDict
 
 from django.utils.translation import gettext, ngettext
 
+from engine.rules import CATEGORIES, UPPER, Scorecard
 from games.presenters.words import box_labels
-from games.rules import CATEGORIES, UPPER, Scorecard
 
 
 class CellView(TypedDict):

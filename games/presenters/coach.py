@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
+from engine.rules import Scorecard
+from engine.strategy import odds
 from games import advice
 from games.models import Game
 from games.presenters.words import label
-from games.rules import Scorecard
-from games.strategy import odds
 
 
 def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...]) -> str:

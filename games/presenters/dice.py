@@ -11,7 +11,7 @@ from typing import TypedDict
 from django.template.loader import render_to_string
 from django.utils.translation import ngettext
 
-from games.flow import Turn
+from engine.flow import Turn
 from games.models import Seat
 
 

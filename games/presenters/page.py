@@ -15,7 +15,8 @@ from django.utils import translation
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
-from games.flow import GameState, replay
+from engine.flow import GameState, replay
+from engine.rules import UPPER_BONUS_THRESHOLD
 from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -32,7 +33,6 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.words import label, phrases
-from games.rules import UPPER_BONUS_THRESHOLD
 
 # A stand-in for a game's id in the addresses below: a replace costs far less than a reverse().
 _GAME_ID = "GAME-ID"

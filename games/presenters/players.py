@@ -9,13 +9,13 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from engine import rating as ratings
+from engine.rules import Scorecard
+from engine.strategy.bots import BOTS
 from games import clock
-from games import rating as ratings
 from games.models import Game, Seat
 from games.presence import gone_from
-from games.rules import Scorecard
 from games.services import away_deadline
-from games.strategy.bots import BOTS
 
 # A game's players are sent to its page as it starts; until its socket has connected, a seat
 # whose page has never opened is "joining" for this long, not away with its grace counting down

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from engine.analysis import by_player, decide, is_decision
+from engine.flow import GameState, replay
 from games import advice
-from games.analysis import by_player, decide, is_decision
-from games.flow import GameState, replay
 from games.models import Game
 from games.presenters.analysis import GRADE_NAMES
 from games.presenters.coach import move_words

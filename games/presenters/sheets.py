@@ -7,10 +7,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from games.models import Game
-from games.presenters.players import is_own, seat_name
-from games.presenters.words import label
-from games.rules import (
+from engine.rules import (
     CATEGORIES,
     FULL_HOUSE_POINTS,
     LARGE_STRAIGHT_POINTS,
@@ -23,6 +20,9 @@ from games.rules import (
     Scorecard,
     box_score,
 )
+from games.models import Game
+from games.presenters.players import is_own, seat_name
+from games.presenters.words import label
 
 
 class BoxRule(NamedTuple):
@@ -34,7 +34,7 @@ class BoxRule(NamedTuple):
 
 
 # The one table of the boxes' rules: the sheet and the guide both read it, and the fixed scores
-# come from games.rules, so the words cannot disagree with the game.
+# come from engine.rules, so the words cannot disagree with the game.
 BOX_RULES: dict[str, BoxRule] = {
     "ones": BoxRule(_("Add the ones"), _("Add up the ones."), (1, 1, 3, 4, 1)),
     "twos": BoxRule(_("Add the twos"), _("Add up the twos."), (2, 5, 2, 6, 3)),

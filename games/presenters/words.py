@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from games.rules import CATEGORIES, LABELS
+from engine.rules import CATEGORIES, LABELS
 
 # What the game page says on every redraw, translated once per language (``phrases``): the
 # templates print the words as {{ words.<key> }}, where {% translate %} would make a lazy string

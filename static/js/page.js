@@ -191,7 +191,7 @@ if (gameArea && window.ResizeObserver) {
   sizes.observe(gameArea);
 }
 
-// Install on a phone (games/install.py): the service worker keeps the static files and shows the
+// Install on a phone (core/install.py): the service worker keeps the static files and shows the
 // offline page when the network is gone. Nothing of the game runs in it.
 if ("serviceWorker" in navigator) {
   const worker = document.querySelector('meta[name="service-worker"]');

@@ -1,4 +1,4 @@
-{% load static %}// The site's service worker (games/install.py): static files from its cache, and the offline
+{% load static %}// The site's service worker (core/install.py): static files from its cache, and the offline
 // page when a page cannot be loaded. Nothing of a game runs here: moves and pages go to the server.
 const CACHE = "yahtzee-static-{{ version }}";
 const OFFLINE = "{% url 'offline' %}";

@@ -10,9 +10,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from engine.rules import CATEGORIES
 from games import services
 from games.models import Game
-from games.rules import CATEGORIES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -62,8 +62,8 @@ def test_a_move_while_the_computer_is_getting_ready_says_so(
 ):
     """After a restart without its table, the computer cannot take its turn: the person's move is
     refused (503) and the page says why, rather than doing nothing."""
+    from engine.strategy import storage
     from games import advice
-    from games.strategy import storage
 
     page.goto(base + "/")
     page.get_by_role("radio", name=re.compile("Perfect computer")).check()

@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine.rules import CATEGORIES
 from games import services
 from games.models import Game
-from games.rules import CATEGORIES
 from tests.factories import finished_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

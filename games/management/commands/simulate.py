@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from games.strategy import Advisor
-from games.strategy.bots import BOTS
-from games.strategy.simulate import describe, simulate
+from engine.strategy import Advisor
+from engine.strategy.bots import BOTS
+from engine.strategy.simulate import describe, simulate
 
 
 class Command(BaseCommand):

@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from games.rules import Scorecard
-from games.strategy import build, storage, table_path
-from games.strategy.solver import count_states
+from engine.rules import Scorecard
+from engine.strategy import build, storage, table_path
+from engine.strategy.solver import count_states
 
 VARIANTS = {"official": True, "no-multiple": False}
 

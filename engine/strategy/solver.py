@@ -54,12 +54,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from games.rules import (
+from engine.rules import (
     UPPER_BONUS,
     YAHTZEE_BONUS,
     YAHTZEE_POINTS,
 )
-from games.strategy.dice import (
+from engine.strategy.dice import (
     NUM_KEEPS,
     NUM_ROLLS,
     ROLL_PROBS,
@@ -68,7 +68,7 @@ from games.strategy.dice import (
     best_keep_inplace,
     keep_values,
 )
-from games.strategy.points import (
+from engine.strategy.points import (
     BOX_POINTS,
     FACE_COUNTS,
     JOKER_POINTS,

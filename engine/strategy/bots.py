@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.rules import CATEGORIES, Scorecard, check_dice
-from games.strategy.advisor import Advisor, Move
+from engine.rules import CATEGORIES, Scorecard, check_dice
+from engine.strategy.advisor import Advisor, Move
 
 
 class RandomSource(Protocol):

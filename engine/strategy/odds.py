@@ -20,8 +20,8 @@ from functools import cache
 
 import numpy as np
 
-from games.rules import CATEGORIES, Scorecard, box_score
-from games.strategy.dice import KEEP_INDEX, NUM_DICE, ROLLS, TRANSITION, best_keep_inplace
+from engine.rules import CATEGORIES, Scorecard, box_score
+from engine.strategy.dice import KEEP_INDEX, NUM_DICE, ROLLS, TRANSITION, best_keep_inplace
 
 ODDS_BOXES = (
     "yahtzee",

@@ -1,6 +1,6 @@
 """The state space's sizes and what every roll scores in every box, as numpy tables.
 
-All taken from ``games.rules``, so that the project has one definition of every box; the solver,
+All taken from ``engine.rules``, so that the project has one definition of every box; the solver,
 the advisor and the simulations read them from here.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.rules import (
+from engine.rules import (
     CATEGORIES,
     LOWER,
     UPPER,
@@ -16,7 +16,7 @@ from games.rules import (
     box_score,
     joker_score,
 )
-from games.strategy.dice import NUM_ROLLS, ROLLS
+from engine.strategy.dice import NUM_ROLLS, ROLLS
 
 NUM_BOXES = len(CATEGORIES)
 """13 boxes, so 13 turns."""

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.rules import NUM_DICE, IllegalMove, Scorecard, check_box
+from engine.rules import NUM_DICE, IllegalMove, Scorecard, check_box
 
 ROLLS_PER_TURN = 3
 

@@ -1,6 +1,6 @@
 """Optimal strategy for solitaire Yahtzee: exact values, ranked moves, bots, odds, simulation.
 
-Pure Python + numpy, no Django. The rules come from ``games.rules`` (the only definition of the
+Pure Python + numpy, no Django. The rules come from ``engine.rules`` (the only definition of the
 boxes); this package adds what optimal play means under them.
 
 How it works, in brief (details in ``solver.py``):
@@ -18,8 +18,8 @@ How it works, in brief (details in ``solver.py``):
   rolls_left)``. A new game is worth 254.5877 points on average with the 100-point Yahtzee bonus
   and forced joker (the official rules), and 245.8708 without them (``multiple_yahtzees=False``).
 
->>> from games.rules import Scorecard
->>> from games.strategy import Advisor
+>>> from engine.rules import Scorecard
+>>> from engine.strategy import Advisor
 >>> advisor = Advisor.load()                                    # doctest: +SKIP
 >>> round(advisor.expected_total(Scorecard()), 4)               # doctest: +SKIP
 254.5877
@@ -32,8 +32,8 @@ Modules: ``solver`` (the dynamic programme), ``dice`` (roll/keep combinatorics),
 
 from __future__ import annotations
 
-from games.strategy.advisor import Advisor, Move, build, state_of
-from games.strategy.storage import cache_dir, table_exists, table_path
+from engine.strategy.advisor import Advisor, Move, build, state_of
+from engine.strategy.storage import cache_dir, table_exists, table_path
 
 __all__ = [
     "Advisor",

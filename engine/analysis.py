@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.flow import GameState
-from games.rules import Scorecard
-from games.strategy import Advisor, Move
+from engine.flow import GameState
+from engine.rules import Scorecard
+from engine.strategy import Advisor, Move
 
 # Expected points lost from which a decision gets each class, in one place.
 THRESHOLDS = (("fine", 0.0), ("inaccuracy", 1.0), ("mistake", 3.0), ("blunder", 8.0))

@@ -12,11 +12,11 @@ from typing import Literal
 
 import numpy as np
 
-from games.rules import CATEGORIES, UPPER_BONUS, YAHTZEE_POINTS, Scorecard, check_dice
-from games.strategy import storage
-from games.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
-from games.strategy.points import NUM_UPPER, U_CAP, YAHTZEE
-from games.strategy.solver import count_states, solve, turn_arrays
+from engine.rules import CATEGORIES, UPPER_BONUS, YAHTZEE_POINTS, Scorecard, check_dice
+from engine.strategy import storage
+from engine.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
+from engine.strategy.points import NUM_UPPER, U_CAP, YAHTZEE
+from engine.strategy.solver import count_states, solve, turn_arrays
 
 PathLike = str | os.PathLike[str]
 Move = tuple[Literal["keep"], tuple[int, ...]] | tuple[Literal["score"], str]

@@ -17,10 +17,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from games.rules import UPPER_BONUS, YAHTZEE_BONUS, YAHTZEE_POINTS, Scorecard
-from games.strategy.advisor import Advisor
-from games.strategy.bots import BOTS, choose_move
-from games.strategy.dice import (
+from engine.rules import UPPER_BONUS, YAHTZEE_BONUS, YAHTZEE_POINTS, Scorecard
+from engine.strategy.advisor import Advisor
+from engine.strategy.bots import BOTS, choose_move
+from engine.strategy.dice import (
     KEEP_COUNTS,
     NUM_DICE,
     ROLL_OFFSET,
@@ -28,7 +28,7 @@ from games.strategy.dice import (
     SUB_KEEPS_PADDED,
     keep_index_from_counts,
 )
-from games.strategy.points import (
+from engine.strategy.points import (
     BOX_POINTS,
     IS_YAHTZEE_ROLL,
     JOKER_POINTS,
@@ -38,7 +38,7 @@ from games.strategy.points import (
     YAHTZEE,
     YAHTZEE_BIT,
 )
-from games.strategy.solver import turn_arrays
+from engine.strategy.solver import turn_arrays
 
 BLOCK = 10_000
 """Games drawn and played together; part of what a seed means, so keep it fixed."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from games.flow import _
+from engine.flow import _
 
 
 class ActionRefused(Exception):

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from games.rules import TURNS, UPPER_BONUS, YAHTZEE_BONUS
-from games.strategy.points import BOX_POINTS, JOKER_POINTS, TABLE_SHAPE
+from engine.rules import TURNS, UPPER_BONUS, YAHTZEE_BONUS
+from engine.strategy.points import BOX_POINTS, JOKER_POINTS, TABLE_SHAPE
 
 ENV_VAR = "YAHTZEE_STRATEGY_DIR"
 """Environment variable naming the cache directory of the tables."""

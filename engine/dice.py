@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import NUM_DICE
+from engine.rules import NUM_DICE
 
 FACES = 6
 _LIMIT = 256 - 256 % FACES  # 252: bytes from here on would make faces 1-4 likelier
@@ -115,11 +115,11 @@ def check(
 ) -> Check:
     """Recompute every roll of a log ``(seq, seat, kind, payload)`` from the key.
 
-    The log is replayed through ``games.flow`` (the one apply), so each roll's turn, roll number
+    The log is replayed through ``engine.flow`` (the one apply), so each roll's turn, roll number
     and held dice are those the game had; a held die must keep its face, every other die must have
     the face the key gives its slot.
     """
-    from games.flow import GameState
+    from engine.flow import GameState
 
     state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
     mismatches, checked = [], []
