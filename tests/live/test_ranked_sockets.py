@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.models import Game
 from lobby import ranked
 from lobby.models import Player, QueueEntry
-from tests.live import connect, drain
+from tests.sockets import connect, drain
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -284,7 +284,7 @@ def test_nobody_else_follows_an_attempt_while_its_day_is_on():
 async def test_a_strangers_socket_on_an_attempt_is_refused():
     from channels.db import database_sync_to_async
 
-    from tests.live import game_socket_opens
+    from tests.sockets import game_socket_opens
 
     game = await database_sync_to_async(start_daily)("ana")
     assert await game_socket_opens(game.id, "ana")
