@@ -58,7 +58,8 @@ def run_here[T](
     that is wanted: it would hold the GIL anyway, and on a thread it took two hand-overs more
     (the figures above). So the loop is hidden from the guard for the call: the private
     ``asyncio._set_running_loop``, exported for event loop implementations (asyncio has no
-    public way); tests/live/test_consumers.py fails if it stops hiding the loop or stops restoring it.
+    public way); tests/live/test_consumers.py fails if it stops hiding the loop or stops restoring
+    it.
     The call must not wait on the loop, so what it would send
     through the channel layer is kept instead and returned, for the caller to await: every send
     of a move goes through ``broadcast`` or ``game_changed``, which keep it. (An ``async_to_sync``
