@@ -6,7 +6,6 @@ import pytest
 
 from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 from games.models import Game
-from tests.clients import client_for
 from tests.factories import act, make_game
 
 
@@ -29,11 +28,3 @@ def test_a_stored_game_plays_by_its_rule_set(rules):
     assert state.rules is rules and game.replayed_state() == state
     joker = {"twos": 10}  # five twos must go in Twos while it is open
     assert (state.options() == joker) is (rules is YAHTZEE)
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("rules", "shown"), [(YAHTZEE, False), (YAHTZEE_NO_BONUS, True)])
-def test_the_game_page_says_when_multiple_yahtzees_are_off(rules, shown):
-    page = client_for().get(f"/game/{make_game(rules=rules).id}/").text
-    assert ("Multiple Yahtzees are off: no Yahtzee bonus, no joker." in page) is shown
-    assert ('id="yahtzee-bonus"' in page) is not shown  # the card's bonus row
