@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from chat import presenters, services
+from core.refusals import ActionRefused
 
 
 def render_log(
@@ -33,7 +34,7 @@ def render_log(
         return ""
     try:
         place = load()
-    except services.ActionRefused:
+    except ActionRefused:
         return ""  # the game or table is gone: nothing to show
     with translation.override(language):
         context = presenters.chat_context(visitor, place, setting=setting, log_only=True)

@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatSetting, Message
 from chat.phrases import PHRASES
+from core.refusals import ActionRefused, NotFound
 from games import events
 from games.models import Game
-from games.services import ActionRefused, NotFound
 from lobby.models import Player, Table
 from lobby.notify import table_group
 from profiles import blocking

@@ -14,6 +14,7 @@ from django.utils import translation
 from chat.live import push_log
 from chat.services import place_of_table
 from core.addresses import client_address
+from core.refusals import ActionRefused
 from games.live.csrf import masked
 from games.live.pages import (
     CLOSE_SIGNED_OUT,
@@ -25,7 +26,6 @@ from games.live.pages import (
     signed_in_still,
 )
 from games.live.sockets import handshake
-from games.services import ActionRefused
 from lobby import notify, presence, presenters, ranked, services
 
 

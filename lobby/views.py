@@ -13,10 +13,10 @@ from chat import presenters as chat_presenters
 from chat import services as chat_services
 from core.addresses import client_address
 from core.identity import rotate_session_key, visitor_id
+from core.refusals import ActionRefused, NotFound, translate_refusal
 from engine.flow import _
 from games.models import Game
 from games.responses import form_navigation, refusal_for, refused_page, refused_to
-from games.services import ActionRefused, translate_refusal
 from lobby import presenters, ranked, services
 
 
@@ -169,7 +169,7 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
         # A post to a table that is not there (any more): its refusal says why.
         if error:
             return render(request, "lobby/table.html", {"error": error}, status=status)
-        return _no_table(request, services.NotFound(services.NO_TABLE))
+        return _no_table(request, NotFound(services.NO_TABLE))
     if error and status >= 400 and form_navigation(request):  # as in _lobby
         return refused_to(request, reverse("lobby:table", args=[code]), error, f"table-{code}")
     error = error or refusal_for(request, f"table-{code}") or ""
