@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatSetting, Message
 from chat.phrases import PHRASES
+from core import panels
 from core.refusals import ActionRefused, NotFound
 from games import events
 from games.models import Game
@@ -209,7 +210,7 @@ def say(visitor: str | None, place: Place, *, phrase: str = "", text: str = "") 
             phrase=phrase if kind == Message.Kind.PHRASE else "",
             text=text,
         )
-        events.announce(place.group, {"type": "chat.changed", "sender": visitor})
+        events.announce(place.group, panels.changed("chat", sender=visitor))
     return message
 
 

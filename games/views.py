@@ -10,8 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from chat import presenters as chat_presenters
-from chat import services as chat_services
+from core import panels
 from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
@@ -136,10 +135,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
-    if game.mode == Game.Mode.ONLINE:
-        place = chat_services.place_at_game(game)
-        told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
-        context |= chat_presenters.chat_context(visitor, place, error=told)
+    context |= panels.page_context(panels.GAME_PAGE, request, game)  # the chat of an online game
     return render(request, "games/play.html", context)
 
 

@@ -9,8 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
-from chat import presenters as chat_presenters
-from chat import services as chat_services
+from core import panels
 from core.addresses import client_address
 from core.identity import rotate_session_key, visitor_id
 from core.refusals import ActionRefused, NotFound, translate_refusal
@@ -176,9 +175,7 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
     if context["table"].game_id and context["seated"] and not error:
         return redirect("games:play", game_id=context["table"].game_id)
     context |= {"error": error, "link": link, "live": True}
-    place = chat_services.place_of_table(code)
-    told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
-    context |= chat_presenters.chat_context(visitor_id(request), place, error=told)
+    context |= panels.page_context(panels.TABLE_PAGE, request, code)  # the table's chat
     return render(request, "lobby/table.html", context, status=status)
 
 
