@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,45 @@ def test_the_apps_form_no_cycle():
     for module, imported in import_graph().items():
         apps[app_of(module)] |= {app_of(m) for m in imported} - {app_of(module)}
     assert cycles(apps) == []
+
+
+# Links from the games app's pages to pages of the apps above it that are still named there: a
+# seat's profile (its name on an online game's page) and the daily challenge's page (the start
+# page's card, a daily attempt's end). Nothing else of theirs is: no other URL name, template
+# or reverse relation.
+NAMED_BY_GAMES = {"profiles:seat", "daily:today"}
+
+
+def test_games_names_no_url_template_or_relation_of_the_apps_above_it():
+    """The lobby's rematch offer and a ranked match's ratings answer the game page's questions
+    (``games.presenters.hooks``); the chat is a panel the page offers (``core.panels``)."""
+    from django.apps import apps
+
+    above = {app for layer in LAYERS[LAYERS.index(("games",)) + 1 :] for app in layer}
+    relations = {
+        relation.get_accessor_name()
+        for model in apps.get_app_config("games").get_models()
+        for relation in model._meta.related_objects
+        if relation.related_model._meta.app_label in above
+    } - {None}
+    named = re.compile(rf"^({'|'.join(sorted(above))})(:\w+|/[\w/.-]+\.html)$")
+    found = set()
+    for file in (ROOT / "games").rglob("*.py"):
+        if "migrations" in file.parts:
+            continue
+        for node in ast.walk(ast.parse(file.read_text(), str(file))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "getattr":
+                node = ast.Attribute(node.args[0], getattr(node.args[1], "value", ""))
+            # A relation read from a game or a seat (``game.rematch``), or a lookup across one.
+            if isinstance(node, ast.Attribute) and node.attr in relations:
+                if getattr(node.value, "id", "") in ("game", "seat", "self"):
+                    found.add(f"{file.name}: .{node.attr}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if named.match(text) or ("__" in text and text.split("__")[0] in relations):
+                    found.add(f"{file.name}: {text}")
+    tags = re.compile(r"""\{%\s*(?:url|include|extends)\s+['"]([^'"]+)['"]""")
+    for file in (ROOT / "templates" / "games").rglob("*.html"):
+        names = tags.findall(file.read_text())
+        found |= {f"{file.name}: {name}" for name in names if named.match(name)}
+    assert {f for f in found if f.split(": ")[1] not in NAMED_BY_GAMES} == set()
