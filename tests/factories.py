@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from types import SimpleNamespace
+from unittest import mock
 
 from games import services
 from games.models import Game
@@ -86,3 +89,22 @@ def finished_table(visitor: str = VISITOR) -> Game:
         visitor, ["Ana", "Bo", ""], mode=Game.Mode.LOCAL, bots={2: "beginner"}
     )
     return play_out(game)
+
+
+BO, AL = "visitor-bo", "visitor-al"  # the seats of a timed game
+
+
+def timed_game(seconds: int = 60, *, third: bool = False) -> Game:
+    """A two-player online game with a turn timer; Bo plays first (then Al, then Cy: ``third``)."""
+    players = [SimpleNamespace(name="Bo", visitor=BO), SimpleNamespace(name="Al", visitor=AL)]
+    if third:
+        players.append(SimpleNamespace(name="Cy", visitor="visitor-cy"))
+    return services.start_online_game(players, turn_seconds=seconds)
+
+
+def at(game: Game, seconds: float):
+    """Patch the clock to ``seconds`` after the turn in play started."""
+    game.refresh_from_db()
+    return mock.patch(
+        "django.utils.timezone.now", return_value=game.turn_started_at + timedelta(seconds=seconds)
+    )

@@ -9,8 +9,8 @@ five dice means standing on them: the chance is then 1 or 0.
 
 The box-maximising policy is optimal, so it is never worse than a fixed rule of thumb. For the
 Yahtzee from nothing held with 3 rolls it gives exactly the same number as "keep the most common
-face each roll": 2,783,176 / 60,466,176 (about 4.603%); ``tests/test_strategy.py`` checks both
-against an exact rational computation.
+face each roll": 2,783,176 / 60,466,176 (about 4.603%); ``tests/engine/test_strategy.py`` checks
+both against an exact rational computation.
 """
 
 from __future__ import annotations

@@ -29,7 +29,9 @@ async def connect(path: str, visitor: str | None, cookies: str = "") -> Websocke
     cookie = f"sessionid={key}; {cookies}" if cookies else f"sessionid={key}"
     headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost"), *SITE]
     communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect()
+    # Channels' default of 1 s for the handshake failed on a busy machine (two workers and the
+    # pages' own ticks at work): up to 10 s, as soon as it is accepted.
+    connected, _ = await communicator.connect(timeout=10)
     assert connected
     return communicator
 

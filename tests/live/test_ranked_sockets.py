@@ -3,7 +3,6 @@ nobody clicking, and every open page of both players is sent to the one game."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from datetime import timedelta
 from types import SimpleNamespace
@@ -15,7 +14,8 @@ from django.utils import timezone
 from games.models import Game
 from lobby import ranked
 from lobby.models import Player, QueueEntry
-from tests.live import connect, drain
+from tests.sockets import connect, drain
+from tests.waiting import eventually
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -46,12 +46,17 @@ async def test_waiting_pages_pair_once_the_window_is_wide_enough_and_all_go_to_t
     # 200 apart: out of both windows (100) now, inside both (250) 30 s later.
     await queued("ana", "Ana", 1500, waited=0)
     await queued("bo", "Bo", 1700, waited=0)
+    ticks = []  # each waiting page asks to pair every PAIR_SECONDS
+    pair_if_waiting = ranked.pair_if_waiting
+    monkeypatch.setattr(
+        ranked, "pair_if_waiting", lambda visitor: ticks.append(visitor) or pair_if_waiting(visitor)
+    )
     ana = await connect("/ws/lobby/", "ana")
     ana_other_tab = await connect("/ws/lobby/", "ana")
     bo = await connect("/ws/lobby/", "bo")
     for page in (ana, ana_other_tab, bo):
         await drain(page)
-    await asyncio.sleep(1)  # five ticks of each page
+    await eventually(lambda: ticks.count("ana") >= 6 and ticks.count("bo") >= 3, "three ticks each")
     assert await database_sync_to_async(Game.objects.count)() == 0  # nobody paired yet
     ahead[0] = timedelta(seconds=30)  # nobody clicks anything
     links = set()
@@ -70,7 +75,12 @@ async def test_a_page_not_in_the_queue_pairs_nobody(monkeypatch):
     calls = []
     pair = ranked.pair_waiting
     monkeypatch.setattr(ranked, "pair_waiting", lambda *a: calls.append(1) or pair(*a))
+    ticks = []
+    pair_if_waiting = ranked.pair_if_waiting
+    monkeypatch.setattr(
+        ranked, "pair_if_waiting", lambda visitor: ticks.append(visitor) or pair_if_waiting(visitor)
+    )
     cy = await connect("/ws/lobby/", "cy")
-    await asyncio.sleep(0.5)  # several of its ticks
+    await eventually(lambda: len(ticks) >= 3, "three of Cy's page's ticks")
     assert calls == []  # only asked whether Cy waits: one read, no lock
     await cy.disconnect()

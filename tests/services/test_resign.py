@@ -20,7 +20,7 @@ from tests.clients import (
     online_game,
     refusal_text,
 )
-from tests.test_timer import at
+from tests.factories import at
 
 pytestmark = pytest.mark.django_db
 

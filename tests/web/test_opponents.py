@@ -82,7 +82,8 @@ def test_the_computer_answers_within_the_players_request(strategy_tables):
 
 def test_computer_strengths_wait_for_the_table(monkeypatch, tmp_path):
     monkeypatch.setenv("YAHTZEE_STRATEGY_DIR", str(tmp_path))  # no table there
-    # The server would have it built in the background (tests/test_strategy_tables.py): not here.
+    # The server would have it built in the background (tests/services/test_strategy_tables.py):
+    # not here.
     monkeypatch.setattr(advice, "_solve_in_background", lambda *args: None)
     client = client_for()
     page = client.get("/").text

@@ -101,7 +101,7 @@ def test_a_daily_attempts_printable_card_is_its_players_until_the_day_is_over():
 async def test_a_strangers_socket_on_an_unshared_solo_game_is_refused():
     from channels.db import database_sync_to_async
 
-    from tests.live import game_socket_opens
+    from tests.sockets import game_socket_opens
 
     game = await database_sync_to_async(make_game)()
     assert await game_socket_opens(game.id, VISITOR)

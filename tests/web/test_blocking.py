@@ -20,9 +20,16 @@ from lobby.models import Challenge, Player, QueueEntry, Table
 from lobby.services import Forbidden
 from profiles import blocking
 from profiles.models import Block, Favourite
-from tests.clients import FORM_POST, client_for, finished_online_game, online, online_game
+from tests.clients import (
+    FORM_POST,
+    client_for,
+    finish_daily,
+    finished_online_game,
+    online,
+    online_game,
+    start_daily,
+)
 from tests.factories import act
-from tests.test_daily import finish, start
 
 pytestmark = pytest.mark.django_db
 
@@ -184,8 +191,8 @@ def test_no_rematch_with_a_blocked_player_offered_or_accepted(settings, blocker,
 @BOTH_WAYS
 def test_hidden_from_each_others_people_you_have_played(blocker, blocked):
     online_game()  # Ana and Bo have played
-    finish(start("ana"), "ana")
-    finish(start("bo"), "bo")
+    finish_daily(start_daily("ana"), "ana")
+    finish_daily(start_daily("bo"), "bo")
     challenge = DailyChallenge.objects.get()
     assert [line.name for line in daily.friends_results(challenge, "ana")] == ["Bo"]
     blocking.block(blocker, pk(blocked))

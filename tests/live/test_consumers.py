@@ -22,7 +22,7 @@ from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
 from games.models import Action, Game, Seat
 from lobby.models import Player
-from tests.live import (
+from tests.sockets import (
     SITE,
     caught_up,
     connect,

@@ -13,7 +13,7 @@ from django.core.files.base import ContentFile
 
 from backends.staticfiles import minified
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 OWN_SCRIPTS = sorted(STATIC.glob("js/*.js"))
 OWN_STYLESHEETS = sorted(STATIC.glob("css/*.css"))
 

@@ -20,26 +20,9 @@ from games.models import Action, Game
 from games.presenters.replay import Positions
 from lobby.models import Table
 from tests.clients import HTMX, online
+from tests.factories import AL, BO, at, timed_game
 
 pytestmark = pytest.mark.django_db
-
-BO, AL = "visitor-bo", "visitor-al"
-
-
-def timed_game(seconds: int = 60, *, third: bool = False) -> Game:
-    """A two-player online game with a turn timer; Bo plays first (then Al, then Cy: ``third``)."""
-    players = [SimpleNamespace(name="Bo", visitor=BO), SimpleNamespace(name="Al", visitor=AL)]
-    if third:
-        players.append(SimpleNamespace(name="Cy", visitor="visitor-cy"))
-    return services.start_online_game(players, turn_seconds=seconds)
-
-
-def at(game: Game, seconds: float):
-    """Patch the clock to ``seconds`` after the turn in play started."""
-    game.refresh_from_db()
-    return mock.patch(
-        "django.utils.timezone.now", return_value=game.turn_started_at + timedelta(seconds=seconds)
-    )
 
 
 def kinds(game: Game) -> list[tuple[int, str]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import polib
 import pytest
 
-LOCALE = Path(__file__).resolve().parent.parent / "locale"
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 
 

@@ -15,14 +15,9 @@ from games import services
 from games.models import Action, Game
 from history.models import Summary
 from lobby.models import Player
-from tests.clients import HTMX, client_for
+from tests.clients import HTMX, client_for, daily_move, finish_daily, start_daily
 
 pytestmark = pytest.mark.django_db
-
-
-def start(visitor: str) -> Game:
-    client_for(visitor).post("/daily/start/")
-    return Attempt.objects.get(visitor=visitor, challenge__day=daily.today()).game
 
 
 def profiles(*visitors: str) -> None:
@@ -31,58 +26,39 @@ def profiles(*visitors: str) -> None:
         Player.objects.create(visitor=visitor, name=visitor.title(), name_key=visitor)
 
 
-def move(game: Game, visitor: str, kind: str, **params) -> None:
-    game.refresh_from_db()
-    services.perform(game.id, visitor, kind, params, game.step)
-
-
 def rolls(game: Game) -> list[list[int]]:
     return [a.payload["dice"] for a in Action.objects.filter(game=game, kind="roll")]
 
 
-def finish(game: Game, visitor: str, boxes=CATEGORIES) -> Game:
-    """Play the attempt to its end, one roll a turn, each scored in the first of ``boxes`` the
-    rules allow: a Yahtzee's forced joker may not allow the next one (the day's dice are random)."""
-    game.refresh_from_db()
-    while game.status != Game.Status.FINISHED:
-        if not game.rolls:
-            move(game, visitor, "roll")
-            game.refresh_from_db()
-        options = game.state().cards[0].options(game.dice)
-        move(game, visitor, "score", box=next(box for box in boxes if box in options))
-        game.refresh_from_db()
-    return game
-
-
 def test_the_same_holds_give_the_same_rolls_and_other_holds_other_dice_only_where_they_differ():
-    ana, bo = start("ana"), start("bo")
+    ana, bo = start_daily("ana"), start_daily("bo")
     assert ana.seed == bo.seed and ana.reveal_after == daily.day_end(daily.today())
-    move(ana, "ana", "roll")
-    move(bo, "bo", "roll")
+    daily_move(ana, "ana", "roll")
+    daily_move(bo, "bo", "roll")
     assert rolls(ana) == rolls(bo)
     first = rolls(ana)[0]
     # Ana holds die 1; Bo holds dice 1 and 2.
-    move(ana, "ana", "hold", die=0, held=True)
-    move(bo, "bo", "hold", die=0, held=True)
-    move(bo, "bo", "hold", die=1, held=True)
-    move(ana, "ana", "roll", held=[True, False, False, False, False])
-    move(bo, "bo", "roll", held=[True, True, False, False, False])
+    daily_move(ana, "ana", "hold", die=0, held=True)
+    daily_move(bo, "bo", "hold", die=0, held=True)
+    daily_move(bo, "bo", "hold", die=1, held=True)
+    daily_move(ana, "ana", "roll", held=[True, False, False, False, False])
+    daily_move(bo, "bo", "roll", held=[True, True, False, False, False])
     second_ana, second_bo = rolls(ana)[1], rolls(bo)[1]
     assert second_ana[2:] == second_bo[2:]  # both rerolled dice 3-5: the same faces
     assert second_bo[:2] == first[:2] and second_ana[0] == first[0]
     key = dice.key(ana.seed)
     assert second_ana[1] == dice.face(key, 0, 1, 2, 1)  # Ana's die 2 was rolled again
     # Scoring different boxes leaves the next turn's dice the same for both.
-    move(ana, "ana", "score", box="chance")
-    move(bo, "bo", "score", box="ones")
-    move(ana, "ana", "roll")
-    move(bo, "bo", "roll")
+    daily_move(ana, "ana", "score", box="chance")
+    daily_move(bo, "bo", "score", box="ones")
+    daily_move(ana, "ana", "roll")
+    daily_move(bo, "bo", "roll")
     assert rolls(ana)[2] == rolls(bo)[2] == dice.faces(key, 0, 2, 1, range(5))
 
 
 def test_a_second_attempt_is_refused_and_the_first_can_be_resumed():
-    game = start("ana")
-    move(game, "ana", "roll")
+    game = start_daily("ana")
+    daily_move(game, "ana", "roll")
     client = client_for("ana")
     again = client.post("/daily/start/")
     assert again.status_code == 409
@@ -94,8 +70,8 @@ def test_a_second_attempt_is_refused_and_the_first_can_be_resumed():
 
 
 def test_the_coach_and_the_odds_are_off_during_an_attempt_and_the_seed_stays_hidden():
-    game = start("ana")
-    move(game, "ana", "roll")
+    game = start_daily("ana")
+    daily_move(game, "ana", "roll")
     client = client_for("ana")
     page = client.get(f"/game/{game.id}/").content.decode()
     hint = client.get(f"/game/{game.id}/?hint=1", headers=HTMX).content.decode()
@@ -103,7 +79,7 @@ def test_the_coach_and_the_odds_are_off_during_an_attempt_and_the_seed_stays_hid
     assert 'class="odds"' not in page and "Hint" not in page and 'class="hint' not in hint
     assert game.seed not in page and "Mix in your own text" not in page
     solo = services.start_solo_game("ana")
-    move(solo, "ana", "roll")
+    daily_move(solo, "ana", "roll")
     assert (
         'class="odds"' in client.get(f"/game/{solo.id}/").content.decode()
     )  # a plain game has them
@@ -112,7 +88,7 @@ def test_the_coach_and_the_odds_are_off_during_an_attempt_and_the_seed_stays_hid
 
 
 def test_a_finished_attempt_keeps_its_seed_until_the_day_is_over():
-    game = finish(start("ana"), "ana")
+    game = finish_daily(start_daily("ana"), "ana")
     client = client_for("ana")
     waiting = client.get(f"/game/{game.id}/verify/")
     assert waiting.status_code == 409 and "when the day is over" in waiting.content.decode()
@@ -128,9 +104,9 @@ def test_a_finished_attempt_keeps_its_seed_until_the_day_is_over():
 def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
     Player.objects.create(visitor="ana", name="Ana", name_key="ana")
     Player.objects.create(visitor="bo", name="Bo", name_key="bo")
-    ana = finish(start("ana"), "ana")
-    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
-    start("cy")  # not finished: on no board
+    ana = finish_daily(start_daily("ana"), "ana")
+    finish_daily(start_daily("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    start_daily("cy")  # not finished: on no board
     scores = {s.visitor: s for s in Summary.objects.all()}
     assert set(scores) == {"ana", "bo"}
     assert scores["ana"].total == ana.seats.get().card().total
@@ -154,9 +130,9 @@ def test_the_boards_rank_by_score_and_by_points_lost_with_your_own_line():
 def test_your_place_is_shown_below_a_full_board_ties_sharing_a_place(monkeypatch):
     monkeypatch.setattr(daily, "BOARD_SIZE", 1)
     profiles("ana", "bo", "cy")
-    finish(start("ana"), "ana")
-    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
-    finish(start("cy"), "cy")  # Ana's moves on the same dice: Ana's score
+    finish_daily(start_daily("ana"), "ana")
+    finish_daily(start_daily("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    finish_daily(start_daily("cy"), "cy")  # Ana's moves on the same dice: Ana's score
     totals = {s.visitor: s.total for s in Summary.objects.all()}
     assert totals["ana"] == totals["cy"]
     challenge = Challenge.objects.get()
@@ -178,7 +154,7 @@ def test_the_streak_counts_days_in_a_row_up_to_today_or_yesterday():
         game = services.start_solo_game("ana")
         Attempt.objects.create(challenge=challenge, visitor="ana", game=game)
     assert daily.streak("ana") == 3  # yesterday, and the two days before; today not played yet
-    start("ana")
+    start_daily("ana")
     assert daily.streak("ana") == 4
     assert daily.streak("bo") == 0
 
@@ -187,8 +163,8 @@ def test_friends_are_the_people_you_played_online():
     from tests.clients import online_game
 
     online_game()  # Ana and Bo have played
-    finish(start("bo"), "bo")
-    finish(start("cy"), "cy")
+    finish_daily(start_daily("bo"), "bo")
+    finish_daily(start_daily("cy"), "cy")
     friends = daily.friends_results(Challenge.objects.get(), "ana")
     assert [line.name for line in friends] == ["Bo"]
 
@@ -204,7 +180,7 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
         reveal_after=daily.day_end(daily.today()),
     )
     Attempt.objects.create(challenge=challenge, visitor="ana", game=game)
-    finish(game, "ana")  # played yesterday (its moves could not be, after the day)
+    finish_daily(game, "ana")  # played yesterday (its moves could not be, after the day)
     Game.objects.filter(pk=game.pk).update(reveal_after=daily.day_end(yesterday))
     page = client_for("bo").get(f"/daily/{yesterday.isoformat()}/")
     assert page.status_code == 200 and f"/game/{game.id}/analysis/" in page.content.decode()
@@ -220,9 +196,11 @@ def test_a_past_day_opens_its_attempts_and_bad_days_are_refused():
 
 def test_equal_results_share_a_place_on_the_board():
     profiles("ana", "bo", "cy")
-    finish(start("ana"), "ana")
-    finish(start("cy"), "cy")  # the same moves on the same dice: the same score and loss
-    finish(start("bo"), "bo", boxes=list(reversed(CATEGORIES)))
+    finish_daily(start_daily("ana"), "ana")
+    finish_daily(
+        start_daily("cy"), "cy"
+    )  # the same moves on the same dice: the same score and loss
+    finish_daily(start_daily("bo"), "bo", boxes=list(reversed(CATEGORIES)))
     challenge = Challenge.objects.get()
     lines, _ = daily.board(challenge, "score", None)
     totals = [line.total for line in lines]
@@ -234,7 +212,7 @@ def test_equal_results_share_a_place_on_the_board():
 
 def test_an_attempt_cannot_be_shared_replayed_or_analysed_by_anyone_before_its_day_is_over():
     """A scout's finished attempt would show the perfect player's moves on the day's dice."""
-    game = finish(start("ana"), "ana")
+    game = finish_daily(start_daily("ana"), "ana")
     response = client_for("ana").post(f"/game/{game.id}/replay/share/", {"share": "1"})
     assert response.status_code == 409 and "when the day is over" in response.content.decode()
     game.refresh_from_db()
@@ -259,10 +237,10 @@ def test_the_fair_board_comes_first_and_the_board_by_score_counts_only_profiles(
     """A throwaway browser that rerolled everything knows the day's dice: its attempt is on the
     points-lost board (knowing the dice cannot lower that) but not on the board by score."""
     profiles("ana")
-    scout = start("scout")
-    move(scout, "scout", "roll")
-    finish(scout, "scout")
-    finish(start("ana"), "ana")
+    scout = start_daily("scout")
+    daily_move(scout, "scout", "roll")
+    finish_daily(scout, "scout")
+    finish_daily(start_daily("ana"), "ana")
     challenge = Challenge.objects.get()
     by_score, _ = daily.board(challenge, "score", None)
     by_loss, _ = daily.board(challenge, "loss", None)
@@ -280,8 +258,8 @@ def test_the_fair_board_comes_first_and_the_board_by_score_counts_only_profiles(
 
 
 def test_an_attempt_left_unfinished_cannot_be_played_once_its_day_and_seed_are_out():
-    game = start("ana")
-    move(game, "ana", "roll")
+    game = start_daily("ana")
+    daily_move(game, "ana", "roll")
     Game.objects.filter(pk=game.pk).update(reveal_after=timezone.now() - dt.timedelta(seconds=1))
     game.refresh_from_db()
     response = client_for("ana").post(
@@ -292,8 +270,8 @@ def test_an_attempt_left_unfinished_cannot_be_played_once_its_day_and_seed_are_o
 
 
 def test_nobody_else_follows_an_attempt_while_its_day_is_on():
-    game = start("ana")
-    move(game, "ana", "roll")
+    game = start_daily("ana")
+    daily_move(game, "ana", "roll")
     stranger = client_for("bo")
     page = stranger.get(f"/game/{game.id}/")
     assert page.status_code == 403 and "daily challenge" in page.content.decode()
@@ -306,8 +284,8 @@ def test_nobody_else_follows_an_attempt_while_its_day_is_on():
 async def test_a_strangers_socket_on_an_attempt_is_refused():
     from channels.db import database_sync_to_async
 
-    from tests.live import game_socket_opens
+    from tests.sockets import game_socket_opens
 
-    game = await database_sync_to_async(start)("ana")
+    game = await database_sync_to_async(start_daily)("ana")
     assert await game_socket_opens(game.id, "ana")
     assert not await game_socket_opens(game.id, "bo")

@@ -10,7 +10,7 @@ from chat import services
 from chat.models import Message
 from lobby import services as lobby
 from lobby.models import Player
-from tests.live import caught_up, connect, drain, new_online_game, receive_containing
+from tests.sockets import caught_up, connect, drain, new_online_game, receive_containing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import services
-from tests.live import connect, drain, new_online_game, receive_containing
 from tests.servers import Redis
+from tests.sockets import connect, drain, new_online_game, receive_containing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

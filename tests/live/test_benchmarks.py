@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # "| roll | 4 | 22.7 / 24.0 | 5.1 / 8.6 | 18.1 / 18.9 | 8.8 / 14.4 | 2346 / 2475 |"
 PAIR = r"(-?\d+\.\d) / (-?\d+\.\d)"
 CELLS = rf"{PAIR} \| {PAIR} \| {PAIR} \| {PAIR} \| (\d+) / (\d+)"

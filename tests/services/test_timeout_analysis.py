@@ -13,8 +13,7 @@ from games.presenters.replay import Positions
 from history.models import Summary
 from history.summaries import accuracy, fill_missing
 from tests.clients import client_for
-from tests.factories import play_out
-from tests.test_timer import BO, at, timed_game
+from tests.factories import BO, at, play_out, timed_game
 
 pytestmark = pytest.mark.django_db
 

@@ -238,7 +238,7 @@ def test_no_page_of_an_online_game_in_progress_shows_its_seed():
 async def test_no_socket_frame_of_an_online_game_in_progress_carries_its_seed():
     from channels.db import database_sync_to_async
 
-    from tests.live import connect, drain, new_online_game
+    from tests.sockets import connect, drain, new_online_game
 
     game = await new_online_game()
     token = "ana" + "a" * 29

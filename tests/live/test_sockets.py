@@ -10,7 +10,7 @@ from games import services
 from lobby import access
 from lobby import services as lobby
 from lobby.models import Player
-from tests.live import drain, receive_containing, session_for
+from tests.sockets import drain, receive_containing, session_for
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
