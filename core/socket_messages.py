@@ -3,7 +3,7 @@
 servers tell each other): here what a game page sends over its socket (``MoveFrame``), what a
 page is sent (HTML frames and close codes: ``ANSWER``, ``Close``), and the group messages that
 services and consumers send each other through the channel layer for the open pages of a group
-(``GameChanged``, ``Navigate``, ``LobbyChanged``, ``TableChanged``, ``ChatChanged``,
+(``GameChanged``, ``Navigate``, ``LobbyChanged``, ``TableChanged``, ``PanelChanged``,
 ``SignedOut``).
 
 Incoming frames are parsed here (``MoveFrame.parse`` refuses a malformed one with its reason);
@@ -168,10 +168,12 @@ class TableChanged(GroupMessage):
 
 
 @dataclass(frozen=True)
-class ChatChanged(GroupMessage):
-    """A line was said at a game or a table: each page renders the log as its visitor reads it."""
+class PanelChanged(GroupMessage):
+    """An app's panel on a page redraws (``core.panels``): the chat, when a line was said at a
+    game or a table (each page renders the log as its visitor reads it; ``sender`` says who)."""
 
-    type: ClassVar[str] = "chat.changed"
+    type: ClassVar[str] = "panel.changed"
+    panel: str = ""
     sender: str = ""
 
 

@@ -78,8 +78,8 @@ def csrf_matches(token: str, cookie: str) -> bool:
     middleware checks a post (with its helpers: a socket has no request to give it).
 
     The socket's whole origin is also checked when it opens (``games.live.sockets``). Django's
-    public check needs a request, and its helpers are private: tests/test_frames.py checks
-    tokens here and through ``CsrfViewMiddleware`` alike, and fails if Django changes.
+    public check needs a request, and its helpers are private: tests/live/test_frames.py
+    checks tokens here and through ``CsrfViewMiddleware`` alike, and fails if Django changes.
     """
     if not (well_formed(token) and well_formed(cookie)):
         return False

@@ -10,7 +10,7 @@ On the loop's thread, every other socket of the process waits while a move waits
 database: its round trips, its game's row lock, another SQLite writer. At twice the usual load
 (128 players in 64 games) the stack then served 109-121 of the 128 moves/s asked with the
 socket processes using under a core (issue #15). So the database work goes to a few threads,
-and one game's wait never holds up another game's sockets (tests/test_consumers.py checks it).
+and one game's wait never holds up another game's sockets (tests/live/test_consumers.py checks it).
 Until issue 30 a move's rendering ran on the loop, hidden from Django's guard by a private
 asyncio call; what rendering it on the move's thread costs: docs/benchmarks.md (issue 30).
 """
