@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
@@ -47,3 +49,13 @@ def count_moves(page: Page, over_socket: list, posted: list) -> None:
 
     page.on("websocket", on_socket)
     page.on("request", lambda r: MOVE_URL.search(r.url) and r.method == "POST" and posted.append(r))
+
+
+def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: float = 15) -> None:
+    """Wait, up to a deadline, for a condition on what Playwright reports (sockets a page opened,
+    requests a route holds): its events arrive only while Playwright is called, so poll with a
+    short wait on a page."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout} s in vain for {what}"
+        page.wait_for_timeout(50)
