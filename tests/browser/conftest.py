@@ -7,9 +7,15 @@ import shutil
 import threading
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.servers import CHROMIUM_ARGS
 from tests.waiting import wait_until
+
+# What a page should show, waited for up to 10 s rather than Playwright's 5: the browser tests run
+# two at a time on two cores (scripts/test), each with its server and its pages, and a game page
+# under that load took over 5 s to come. A check that passes waits only as long as it must.
+expect.set_options(timeout=10_000)
 
 
 def pytest_collection_modifyitems(items):
