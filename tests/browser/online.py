@@ -59,3 +59,29 @@ def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: 
     while not condition():
         assert time.monotonic() < deadline, f"waited {timeout} s in vain for {what}"
         page.wait_for_timeout(50)
+
+
+def play_a_turn_by_keys(page: Page) -> list[str]:
+    """Roll, hold a die, roll again, go to the first open box, pick it, score: keys only."""
+    pressed: list[str] = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    roll = page.locator("#roll-button")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("1")
+    expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("ArrowDown")
+    first_box = page.get_by_role("link", name=re.compile("would score")).first
+    expect(first_box).to_be_focused()
+    press("Enter")
+    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
+    press("Enter")
+    return pressed
