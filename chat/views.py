@@ -16,9 +16,10 @@ from django.views.decorators.http import require_POST
 
 from chat import presenters, services
 from core.addresses import client_address
+from core.errors import error_page
 from core.identity import visitor_id
-from games.responses import error_page, form_navigation, refused_to
-from games.services import ActionRefused, translate_refusal
+from core.refusals import ActionRefused, translate_refusal
+from games.responses import form_navigation, refused_to
 from lobby import services as lobby
 
 Load = Callable[[HttpRequest], services.Place]

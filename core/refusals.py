@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from engine.flow import _
+# The messages are marked here and translated where they are shown (``translate_refusal``); the
+# engine keeps its own marker, as the core imports no engine.
+from django.utils.translation import gettext_noop as _
 
 
 class ActionRefused(Exception):

@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import error_page
 from core.identity import visitor_id
+from core.refusals import ActionRefused, translate_refusal
 from daily import services
 from daily.models import Challenge
 from engine import dice
-from games.responses import error_page
-from games.services import ActionRefused, translate_refusal
 from lobby.models import Player
 
 

@@ -15,13 +15,15 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import error_page
 from core.identity import visitor_id
+from core.refusals import ActionRefused
 from engine import dice
 from engine.rules import IllegalMove
 from games import services
 from games.models import Game
 from games.presenters.players import seat_name
-from games.responses import closed_page, error_page, refused_page
+from games.responses import closed_page, refused_page
 
 
 @require_POST
@@ -29,7 +31,7 @@ def add_seed(request: HttpRequest, game_id: str) -> HttpResponse:
     """Mix the player's own text into the dice, before the first roll."""
     try:
         services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
-    except (services.ActionRefused, IllegalMove) as refusal:
+    except (ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     return HttpResponseRedirect(reverse("games:play", args=[game_id]) + "#fair-dice")
 
@@ -78,9 +80,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     check = None
     if not errors:
         try:
-            check = dice.check(
-                actions, len(seats), dice.key(seed, text), multiple_yahtzees=game.multiple_yahtzees
-            )
+            check = dice.check(actions, len(seats), dice.key(seed, text), rules=game.rules)
         except IllegalMove:  # a log changed behind its back beyond its dice
             message = gettext(
                 "This game's log does not replay: it was changed after it was written."

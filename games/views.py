@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from chat import presenters as chat_presenters
-from chat import services as chat_services
+from core import panels
+from core.errors import error_page
 from core.identity import visitor_id
+from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
 from engine.rules import IllegalMove
 from games import advice, clock, playback, replays, services, timeouts
@@ -22,7 +23,6 @@ from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
 from games.responses import (
     closed_page,
-    error_page,
     refusal_for,
     refused_page,
     render_fragments,
@@ -93,8 +93,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return _home(request, {mode: form}, status=409)
     try:
         visitor = visitor_id(request, create=True)
-    except services.ActionRefused as refusal:  # posted with a session key just replaced
-        form.add_error(None, services.translate_refusal(refusal))
+    except ActionRefused as refusal:  # posted with a session key just replaced
+        form.add_error(None, translate_refusal(refusal))
         return _home(request, {mode: form}, status=refusal.status)
     if isinstance(form, ComputerGameForm):
         game = services.start_game(
@@ -106,8 +106,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         names = [name for name, _ in seats]
         game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots)
     else:
-        multiple = form.cleaned_data["multiple_yahtzees"]
-        game = services.start_solo_game(visitor, multiple_yahtzees=multiple)
+        game = services.start_solo_game(visitor, rules=form.rules())
     return redirect("games:play", game_id=game.id)
 
 
@@ -135,10 +134,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
-    if game.mode == Game.Mode.ONLINE:
-        place = chat_services.place_at_game(game)
-        told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
-        context |= chat_presenters.chat_context(visitor, place, error=told)
+    context |= panels.page_context(panels.GAME_PAGE, request, game)  # the chat of an online game
     return render(request, "games/play.html", context)
 
 
@@ -151,7 +147,7 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         game = services.perform(
             game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
         )
-    except (services.ActionRefused, IllegalMove) as refusal:
+    except (ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
@@ -202,7 +198,7 @@ def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
         absent = _int_or_none(request.POST.get("seat"))
         end = request.POST.get("end") == "1"
         services.leave_out(game_id, visitor_id(request), absent, end=end)
-    except (services.ActionRefused, IllegalMove) as refusal:
+    except (ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     return HttpResponseRedirect(reverse("games:play", args=[game_id]))
 
@@ -215,7 +211,7 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
         try:
             position = _int_or_none(request.POST.get("seat"))
             services.resign(game_id, visitor_id(request), position)
-        except (services.ActionRefused, IllegalMove) as refusal:
+        except (ActionRefused, IllegalMove) as refusal:
             return refused_page(request, game_id, refusal)
         return HttpResponseRedirect(reverse("games:play", args=[game_id]))
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
@@ -226,7 +222,7 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
         position = seat.position
     try:
         services.check_resign(game, visitor, position)
-    except (services.ActionRefused, IllegalMove) as refusal:
+    except (ActionRefused, IllegalMove) as refusal:
         return refused_page(request, game_id, refusal)
     return render(request, "games/resign.html", page.resign_context(game, position))
 
@@ -237,14 +233,14 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
     if game.seat_of(visitor) is None or game.mode == Game.Mode.ONLINE:
-        return refused_page(request, game_id, services.NotYourGame(services.NOT_YOURS))
+        return refused_page(request, game_id, NotYourGame(NOT_YOURS))
     seats = game.ordered_seats()
     again = services.start_game(
         visitor,
         [seat.name for seat in seats],
         mode=game.mode,
         bots={seat.position: seat.bot for seat in seats if seat.bot},
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     return redirect("games:play", game_id=again.id)
 
@@ -258,7 +254,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     people = [seat for seat in game.ordered_seats() if not seat.bot]
     wanted = _int_or_none(request.GET.get("seat"))
     seat = next((s for s in people if s.position == wanted), people[0])
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
@@ -266,7 +262,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
         seats=len(game.ordered_seats()),
         seat=seat.position,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
         advisor=advisor,
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from core.errors import error_page
 from core.identity import visitor_id
 from engine.analysis import classify, decide, decision_point
 from engine.flow import GameState
@@ -25,7 +26,6 @@ from games.models import Game
 from games.presenters.analysis import GRADE_NAMES, Die
 from games.presenters.coach import move_words
 from games.presenters.words import label
-from games.responses import error_page
 from history.models import Summary
 from history.summaries import actions_of, fill_missing
 
@@ -117,7 +117,7 @@ def _position_context(position: Position, positions: list[Position]) -> dict:
         seats=len(game.ordered_seats()),
         seat=position.seat,
         index=position.index,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     if found is None:  # a summary of another version of the analysis: nothing to show
         raise Refused(gettext("That position is not one of your positions to practise."), 409)
@@ -157,7 +157,7 @@ def _grade(context: dict, data: QueryDict) -> dict:
         move = ("score", choice[4:])
     else:
         raise Refused(gettext("Choose a box to score, or dice to keep and roll again."))
-    advisor = advice.advisor(context["game"].multiple_yahtzees)
+    advisor = advice.advisor(context["game"].rules)
     if advisor is None:
         raise Refused(gettext("The coach is getting ready: try again in a minute."), 503)
     options = advisor.options(card, turn.dice, turn.rolls_left)

@@ -14,11 +14,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.addresses import client_address
+from core.errors import error_page
 from core.identity import sign_in_as, visitor_id
-from engine.flow import _
+from core.refusals import ActionRefused, translate_refusal
+from engine.words import _
 from games.models import Game, Seat
-from games.responses import error_page, form_navigation, refusal_for, refused_to
-from games.services import ActionRefused, translate_refusal
+from games.responses import form_navigation, refusal_for, refused_to
 from history import summaries
 from lobby.models import Player
 from lobby.services import player_of

@@ -7,6 +7,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 from unittest import mock
 
+from engine.rulesets import YAHTZEE, RuleSet
 from games import services
 from games.models import Game
 
@@ -36,10 +37,10 @@ def make_game(
     turns: Iterable[tuple[Sequence[int], str]] = (),
     *,
     visitor: str = VISITOR,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = YAHTZEE,
 ) -> Game:
     """A solo game after the given turns, each rolled once as ``(dice, box)`` and scored."""
-    game = services.start_solo_game(visitor, multiple_yahtzees=multiple_yahtzees)
+    game = services.start_solo_game(visitor, rules=rules)
     for dice, box in turns:
         act(game, "roll", visitor, dice)
         act(game, "score", visitor, box=box)

@@ -16,9 +16,9 @@ from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
 from engine.flow import GameState, replay
-from engine.rules import UPPER_BONUS_THRESHOLD
 from games.models import Game
 from games.playback import DEFAULT, SPEEDS, Speed
+from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
@@ -27,8 +27,6 @@ from games.presenters.players import (
     is_own,
     player_view,
     ranking,
-    rating_changes,
-    rematch_offer,
     seat_name,
     turn_clock,
 )
@@ -56,8 +54,6 @@ def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     )
     for name in names:
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
-    urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
-    urls["decline_rematch"] = reverse("lobby:decline_rematch", args=[_GAME_ID])
     urls["player"] = reverse("profiles:seat", args=[_GAME_ID])  # ?seat=N: that seat's profile
     urls["home"] = reverse("games:home")
     return urls
@@ -120,7 +116,7 @@ def game_context(
         state = replay(
             [(a.seat, a.kind, a.payload) for a in log],
             len(seats),
-            multiple_yahtzees=game.multiple_yahtzees,
+            rules=game.rules,
         )
         news = [describe(log[-1], state, seats, seat)] if log and not error else []
     elif shown is not None:
@@ -191,12 +187,12 @@ def game_context(
         "pot": game.stake * len(seats),  # a diamond match's pot (lobby.diamonds holds it)
         "online": online,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "ranking": Later(lambda: ranking(players(), rating_changes(game)), language)
+        "ranking": Later(lambda: ranking(players(), hooks.RATING_CHANGES(game)), language)
         if finished
         else [],
         "sections": Later(lambda: card_sections(rows()), language),
         "totals": totals,
-        "bonus_line": words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},
+        "bonus_line": words["bonus_line"] % {"target": game.rules.upper_bonus.threshold},
         "selected": select,
         "selected_points": options()[select] if select else None,
         "better": better,
@@ -222,7 +218,7 @@ def game_context(
         # Its replay, analysis and dice check are open to this browser (Game.open_to); a daily
         # attempt's wait for the day's end, its player's too (``Game.daily_running``).
         "reviewable": game.open_to(visitor) and not game.daily_running,
-        "rematch": rematch_offer(game, seat) if online and finished else None,
+        "rematch": hooks.REMATCH(game, seat) if online and finished else None,
         "turn_clock": turn_clock(game) if online and not finished else None,
         # Give the game up (a page asks to confirm): a seat of an online game still in it.
         "can_resign": online

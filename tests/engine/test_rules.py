@@ -17,6 +17,7 @@ from engine.rules import (
     box_score,
     check_dice,
 )
+from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 
@@ -190,7 +191,7 @@ def test_joker_after_a_zeroed_yahtzee_gives_no_bonus():
 
 
 def test_multiple_yahtzees_off_no_bonus_no_joker():
-    card = Scorecard.from_boxes({"yahtzee": 50}, multiple_yahtzees=False)
+    card = Scorecard.from_boxes({"yahtzee": 50}, rules=YAHTZEE_NO_BONUS)
     options = card.options((5, 5, 5, 5, 5))
     assert options["full_house"] == 0
     assert options["large_straight"] == 0
@@ -220,7 +221,7 @@ dice_st = st.lists(st.integers(1, 6), min_size=5, max_size=5)
 @st.composite
 def played_cards(draw):
     """A card reached by legal play: random dice, a random legal box each turn."""
-    card = Scorecard(multiple_yahtzees=draw(st.booleans()))
+    card = Scorecard(draw(st.sampled_from([YAHTZEE, YAHTZEE_NO_BONUS])))
     for _ in range(draw(st.integers(0, 13))):
         dice = draw(dice_st)
         box = draw(st.sampled_from(sorted(card.options(dice))))

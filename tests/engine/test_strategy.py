@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 from engine.rules import CATEGORIES, LOWER, UPPER, Scorecard, box_score
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.rulesets import YAHTZEE_NO_BONUS as NO_BONUS
 from engine.strategy import Advisor, build, odds, state_of, storage, table_exists, table_path
 from engine.strategy import dice as D
 from engine.strategy.bots import BOTS, CLUB_MAX_LOSS, choose_move
@@ -42,26 +44,26 @@ def strategy_dir(tmp_path_factory: pytest.TempPathFactory) -> str | None:
     return str(tmp_path_factory.mktemp("strategy"))
 
 
-def _full_advisor(multiple: bool, directory: str | None) -> Advisor:
-    if table_exists(multiple, directory):
-        return Advisor.load(multiple, directory, build_if_missing=False)
-    return build(multiple, directory)
+def _full_advisor(rules: RuleSet, directory: str | None) -> Advisor:
+    if table_exists(rules, directory):
+        return Advisor.load(rules, directory, build_if_missing=False)
+    return build(rules, directory)
 
 
 @pytest.fixture(scope="session")
 def official(strategy_dir: str | None) -> Advisor:
-    return _full_advisor(True, strategy_dir)
+    return _full_advisor(YAHTZEE, strategy_dir)
 
 
 @pytest.fixture(scope="session")
 def no_multiple(strategy_dir: str | None) -> Advisor:
-    return _full_advisor(False, strategy_dir)
+    return _full_advisor(NO_BONUS, strategy_dir)
 
 
 @pytest.fixture(scope="session")
 def endgame() -> dict[bool, Advisor]:
     """Advisors whose tables are solved only for positions with at most two open boxes."""
-    return {m: Advisor(solve(m, min_filled=11), m) for m in (True, False)}
+    return {r: Advisor(solve(r, min_filled=11), r) for r in (YAHTZEE, NO_BONUS)}
 
 
 # ----- an independent brute force ------------------------------------------------------------
@@ -86,7 +88,7 @@ class BruteForce:
     def key(self, card: Scorecard) -> tuple:
         # The future depends on the open boxes, the upper subtotal and the Yahtzee box only.
         return (
-            card.multiple_yahtzees,
+            card.rules,
             card.open_boxes,
             card.upper_subtotal,
             card.score_of("yahtzee"),
@@ -138,56 +140,60 @@ class Turn:
         return sum(self.best(tuple(sorted(keep + o)), rolls_left) for o in outcomes) / 6**n
 
 
-def card_with_open(open_boxes: tuple[str, ...], multiple: bool = True, **points: int) -> Scorecard:
+def card_with_open(
+    open_boxes: tuple[str, ...], rules: RuleSet = YAHTZEE, **points: int
+) -> Scorecard:
     """A card with every box filled except ``open_boxes`` (given points, else a typical score)."""
     typical = {"three_of_a_kind": 22, "four_of_a_kind": 0, "full_house": 25, "small_straight": 30}
     typical |= {"large_straight": 40, "yahtzee": 0, "chance": 21}
     typical |= {box: 3 * (i + 1) for i, box in enumerate(UPPER)}
     boxes = {box: points.get(box, typical[box]) for box in CATEGORIES if box not in open_boxes}
-    return Scorecard.from_boxes(boxes, multiple_yahtzees=multiple)
+    return Scorecard.from_boxes(boxes, rules=rules)
 
 
 ENDGAMES = [
-    pytest.param(("chance",), True, {}, id="chance-only"),
+    pytest.param(("chance",), YAHTZEE, {}, id="chance-only"),
     pytest.param(
         ("sixes", "chance"),
-        True,
+        YAHTZEE,
         {"ones": 3, "twos": 6, "fours": 16, "fives": 20},
         id="bonus-in-reach",
     ),
-    pytest.param(("fours", "fives"), True, {"sixes": 24, "threes": 12}, id="two-upper-for-bonus"),
-    pytest.param(("full_house", "fours"), True, {"yahtzee": 50}, id="joker-with-bonus"),
-    pytest.param(("large_straight", "threes"), True, {"yahtzee": 0}, id="joker-no-bonus"),
-    pytest.param(("ones", "twos"), True, {"yahtzee": 50}, id="joker-only-upper-open"),
-    pytest.param(("yahtzee", "small_straight"), True, {}, id="yahtzee-open"),
-    pytest.param(("full_house", "fours"), False, {"yahtzee": 50}, id="no-multiple-no-joker"),
-    pytest.param(("yahtzee", "chance"), False, {}, id="no-multiple-yahtzee-open"),
-    pytest.param(("sixes",), False, {"fives": 20, "fours": 16}, id="no-multiple-bonus"),
+    pytest.param(
+        ("fours", "fives"), YAHTZEE, {"sixes": 24, "threes": 12}, id="two-upper-for-bonus"
+    ),
+    pytest.param(("full_house", "fours"), YAHTZEE, {"yahtzee": 50}, id="joker-with-bonus"),
+    pytest.param(("large_straight", "threes"), YAHTZEE, {"yahtzee": 0}, id="joker-no-bonus"),
+    pytest.param(("ones", "twos"), YAHTZEE, {"yahtzee": 50}, id="joker-only-upper-open"),
+    pytest.param(("yahtzee", "small_straight"), YAHTZEE, {}, id="yahtzee-open"),
+    pytest.param(("full_house", "fours"), NO_BONUS, {"yahtzee": 50}, id="no-multiple-no-joker"),
+    pytest.param(("yahtzee", "chance"), NO_BONUS, {}, id="no-multiple-yahtzee-open"),
+    pytest.param(("sixes",), NO_BONUS, {"fives": 20, "fours": 16}, id="no-multiple-bonus"),
 ]
 
 
 # ----- exact values ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("open_boxes", "multiple", "points"), ENDGAMES)
-def test_endgame_values_match_brute_force(endgame, open_boxes, multiple, points):
-    card = card_with_open(open_boxes, multiple, **points)
-    assert endgame[multiple].expected_total(card) == pytest.approx(
+@pytest.mark.parametrize(("open_boxes", "rules", "points"), ENDGAMES)
+def test_endgame_values_match_brute_force(endgame, open_boxes, rules, points):
+    card = card_with_open(open_boxes, rules, **points)
+    assert endgame[rules].expected_total(card) == pytest.approx(
         BRUTE.expected_total(card), abs=1e-9
     )
 
 
-@pytest.mark.parametrize(("open_boxes", "multiple", "points"), ENDGAMES[1:6:2])
+@pytest.mark.parametrize(("open_boxes", "rules", "points"), ENDGAMES[1:6:2])
 @pytest.mark.parametrize(
     "dice", [(6, 6, 6, 6, 6), (2, 3, 4, 5, 5), (1, 1, 4, 4, 4), (4, 4, 4, 4, 2)]
 )
 @pytest.mark.parametrize("rolls_left", [0, 1, 2])
 def test_every_option_value_matches_brute_force(
-    endgame, open_boxes, multiple, points, dice, rolls_left
+    endgame, open_boxes, rules, points, dice, rolls_left
 ):
-    card = card_with_open(open_boxes, multiple, **points)
+    card = card_with_open(open_boxes, rules, **points)
     turn = BRUTE.turn(card)
-    for (kind, what), value in endgame[multiple].options(card, dice, rolls_left):
+    for (kind, what), value in endgame[rules].options(card, dice, rolls_left):
         expected = turn.score(what, dice) if kind == "score" else turn.reroll(what, rolls_left - 1)
         assert value == pytest.approx(expected, abs=1e-9), (kind, what)
 
@@ -197,16 +203,11 @@ def test_new_game_value_official(official):
 
 
 def test_new_game_value_without_multiple_yahtzees(no_multiple):
-    assert (
-        round(no_multiple.expected_total(Scorecard(multiple_yahtzees=False)), 4)
-        == NO_MULTIPLE_VALUE
-    )
+    assert round(no_multiple.expected_total(Scorecard(NO_BONUS)), 4) == NO_MULTIPLE_VALUE
 
 
 def test_advisor_picks_the_table_of_the_cards_variant(official, no_multiple):
-    assert official.expected_total(Scorecard(multiple_yahtzees=False)) == pytest.approx(
-        no_multiple.new_game_value
-    )
+    assert official.expected_total(Scorecard(NO_BONUS)) == pytest.approx(no_multiple.new_game_value)
 
 
 def test_more_upper_points_never_hurt(official):
@@ -228,7 +229,7 @@ def test_full_card_is_worth_its_total(official):
 
 def test_partial_solve_reports_progress():
     calls = []
-    solve(True, progress=lambda done, total: calls.append((done, total)), min_filled=11)
+    solve(YAHTZEE, progress=lambda done, total: calls.append((done, total)), min_filled=11)
     assert calls and calls[-1][0] == calls[-1][1]
     assert all(a[0] < b[0] for a, b in itertools.pairwise(calls))
 
@@ -256,7 +257,7 @@ def test_lattice_equals_max_over_sub_keeps():
 # ----- the engine's joker encoding against Scorecard.options -----------------------------------
 
 
-def random_card(rng: random.Random, multiple: bool) -> Scorecard:
+def random_card(rng: random.Random, rules: RuleSet) -> Scorecard:
     """A card with a random set of boxes filled with scores a game could give."""
     fill_rate = rng.random()
     boxes: dict[str, int] = {}
@@ -269,26 +270,24 @@ def random_card(rng: random.Random, multiple: bool) -> Scorecard:
             else:
                 dice = [rng.randint(1, 6) for _ in range(5)]
                 boxes[box] = box_score(box, dice)
-    bonus = 100 * rng.randint(0, 2) if multiple and boxes.get("yahtzee") == 50 else 0
-    return Scorecard.from_boxes(boxes, multiple_yahtzees=multiple, yahtzee_bonus=bonus)
+    bonus = 100 * rng.randint(0, 2) if rules.joker and boxes.get("yahtzee") == 50 else 0
+    return Scorecard.from_boxes(boxes, rules=rules, yahtzee_bonus=bonus)
 
 
-@pytest.mark.parametrize("multiple", [True, False])
+@pytest.mark.parametrize("rules", [YAHTZEE, NO_BONUS])
 @pytest.mark.parametrize("seed", range(4))
-def test_engine_scoring_matches_scorecard_options(multiple, seed):
+def test_engine_scoring_matches_scorecard_options(rules, seed):
     """With an arbitrary (random) table, the engine's best box per roll is Scorecard's."""
     rng = random.Random(seed)
     table = np.random.default_rng(seed).random(TABLE_SHAPE) * 100
     table[-1] = 0.0  # a full card has no future (expected_total relies on it)
-    advisor = Advisor(table, multiple)
+    advisor = Advisor(table, rules)
     forced = [r for r in range(252) if len(set(D.ROLLS[r])) == 1]
     for _ in range(40):
-        card = random_card(rng, multiple)
+        card = random_card(rng, rules)
         mask, u, y = state_of(card)
         best_box = np.empty((252, 1), dtype=np.int8)
-        values = score_values(
-            mask, np.array([u]), np.array([y]), table, multiple, best_box=best_box
-        )
+        values = score_values(mask, np.array([u]), np.array([y]), table, rules, best_box=best_box)
         for r in forced + rng.sample(range(252), 12):
             dice = D.ROLLS[r]
             options = card.options(dice)
@@ -308,7 +307,7 @@ def test_engine_scoring_matches_scorecard_options(multiple, seed):
 def test_options_cover_exactly_the_legal_moves(official, seed):
     rng = random.Random(seed)
     for _ in range(60):
-        card = random_card(rng, True)
+        card = random_card(rng, YAHTZEE)
         dice = tuple(sorted(rng.randint(1, 6) for _ in range(5)))
         rolls_left = rng.randint(0, 2)
         options = official.options(card, dice, rolls_left)
@@ -348,7 +347,7 @@ def test_options_reject_bad_input(official):
 def test_bots_only_make_legal_moves(official, bot_id):
     rng = random.Random(bot_id)
     for _ in range(150):
-        card = random_card(rng, rng.random() < 0.8)
+        card = random_card(rng, YAHTZEE if rng.random() < 0.8 else NO_BONUS)
         dice = [rng.randint(1, 6) for _ in range(5)]
         rolls_left = rng.randint(0, 2)
         kind, what = choose_move(bot_id, official, card, dice, rolls_left, rng)
@@ -364,7 +363,7 @@ def test_bots_only_make_legal_moves(official, bot_id):
 def test_beginner_scores_the_most_points_now():
     rng = random.Random(9)
     for _ in range(200):
-        card = random_card(rng, True)
+        card = random_card(rng, YAHTZEE)
         dice = [rng.randint(1, 6) for _ in range(5)]
         kind, box = choose_move("beginner", None, card, dice, 0, rng)
         assert kind == "score"
@@ -374,7 +373,7 @@ def test_beginner_scores_the_most_points_now():
 def test_optimal_bot_plays_the_best_option_and_club_stays_close(official):
     rng = random.Random(5)
     for _ in range(100):
-        card = random_card(rng, True)
+        card = random_card(rng, YAHTZEE)
         dice = [rng.randint(1, 6) for _ in range(5)]
         rolls_left = rng.randint(0, 2)
         options = official.options(card, dice, rolls_left)
@@ -428,16 +427,16 @@ def test_odds_with_all_five_held_are_certain(held, rolls):
 
 
 @pytest.mark.parametrize(
-    ("filled", "multiple_yahtzees", "expected"),
+    ("filled", "rules", "expected"),
     [
-        ({"sixes": 30, "yahtzee": 50}, True, 1 / 6),  # the fifth six is a joker straight
-        ({"sixes": 30, "yahtzee": 0}, True, 1 / 6),  # a zeroed Yahtzee box still makes jokers
-        ({"yahtzee": 50}, True, 0.0),  # Sixes open: five sixes must go there
-        ({"sixes": 30, "yahtzee": 50}, False, 0.0),  # no joker without multiple Yahtzees
+        ({"sixes": 30, "yahtzee": 50}, YAHTZEE, 1 / 6),  # the fifth six is a joker straight
+        ({"sixes": 30, "yahtzee": 0}, YAHTZEE, 1 / 6),  # a zeroed Yahtzee box still makes jokers
+        ({"yahtzee": 50}, YAHTZEE, 0.0),  # Sixes open: five sixes must go there
+        ({"sixes": 30, "yahtzee": 50}, NO_BONUS, 0.0),  # no joker without multiple Yahtzees
     ],
 )
-def test_odds_count_the_joker_of_the_card(filled, multiple_yahtzees, expected):
-    card = Scorecard.from_boxes(filled, multiple_yahtzees=multiple_yahtzees)
+def test_odds_count_the_joker_of_the_card(filled, rules, expected):
+    card = Scorecard.from_boxes(filled, rules=rules)
     # Four sixes held, one roll: only a six could make a large straight, and only as a joker.
     assert odds.chance("large_straight", (6, 6, 6, 6), 1, card) == pytest.approx(expected)
     assert odds.chance("large_straight", (6, 6, 6, 6), 1) == 0.0  # on a fresh card, never
@@ -459,21 +458,21 @@ def test_odds_sanity():
 
 def test_table_round_trip_and_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
-    assert table_path(True).parent == tmp_path
-    assert not table_exists(True) and not Advisor.is_ready(True)
+    assert table_path(YAHTZEE).parent == tmp_path
+    assert not table_exists(YAHTZEE) and not Advisor.is_ready(YAHTZEE)
     with pytest.raises(FileNotFoundError):
-        Advisor.load(True, build_if_missing=False)
+        Advisor.load(YAHTZEE, build_if_missing=False)
     table = np.random.default_rng(0).random(TABLE_SHAPE)
-    storage.save_table(table, table_path(True))
-    assert table_exists(True) and not table_exists(False)
-    assert np.array_equal(Advisor.load(True).table, table)
-    assert [p.name for p in tmp_path.iterdir()] == [table_path(True).name]  # no temp file left
+    storage.save_table(table, table_path(YAHTZEE))
+    assert table_exists(YAHTZEE) and not table_exists(NO_BONUS)
+    assert np.array_equal(Advisor.load(YAHTZEE).table, table)
+    assert [p.name for p in tmp_path.iterdir()] == [table_path(YAHTZEE).name]  # no temp file left
 
 
 def test_a_truncated_table_is_not_ready(tmp_path):
-    path = table_path(True, tmp_path)
+    path = table_path(YAHTZEE, tmp_path)
     path.write_bytes(b"\x93NUMPY" + b"\0" * 100)
-    assert not table_exists(True, tmp_path)
+    assert not table_exists(YAHTZEE, tmp_path)
 
 
 # ----- simulation ------------------------------------------------------------------------------

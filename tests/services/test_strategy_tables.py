@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.rulesets import YAHTZEE_NO_BONUS as NO_BONUS
 from engine.strategy import Advisor, storage, table_path
 from engine.strategy.points import TABLE_SHAPE
 from games import advice
@@ -111,8 +113,8 @@ DAMAGES = [
 def table_dir(tmp_path, monkeypatch, strategy_tables) -> Path:
     """A strategy directory of this test's own, with good copies of both tables, in use."""
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
-    for multiple, good in strategy_tables.items():
-        storage.save_table(good.table, table_path(multiple, tmp_path))
+    for rules, good in strategy_tables.items():
+        storage.save_table(good.table, table_path(rules, tmp_path))
     return tmp_path
 
 
@@ -132,8 +134,8 @@ def hint(game) -> str:
     return response.text.split('id="coach"')[1]
 
 
-def rolled_game(multiple_yahtzees: bool = True):
-    game = make_game(multiple_yahtzees=multiple_yahtzees)
+def rolled_game(rules: RuleSet = YAHTZEE):
+    game = make_game(rules=rules)
     act(game, "roll", dice=[5, 5, 5, 5, 5])
     game.refresh_from_db()
     return game
@@ -144,11 +146,11 @@ def rolled_game(multiple_yahtzees: bool = True):
 
 @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
 def test_a_damaged_table_is_refused_on_load(table_dir, strategy_tables, rebuilds, damage):
-    damage(table_path(True, table_dir), strategy_tables[True].table)
+    damage(table_path(YAHTZEE, table_dir), strategy_tables[YAHTZEE].table)
     # A ValueError, not FileNotFoundError: the site tells a damaged table from a missing one.
     with pytest.raises(ValueError):
-        Advisor.load(True, table_dir, build_if_missing=False)
-    assert not advice.is_ready(True)
+        Advisor.load(YAHTZEE, table_dir, build_if_missing=False)
+    assert not advice.is_ready(YAHTZEE)
 
 
 @pytest.mark.parametrize(
@@ -159,8 +161,8 @@ def test_a_damaged_table_is_refused_on_load(table_dir, strategy_tables, rebuilds
 def test_a_hint_with_a_damaged_table_says_getting_ready(
     table_dir, strategy_tables, rebuilds, caplog, damage
 ):
-    file = table_path(True, table_dir)
-    damage(file, strategy_tables[True].table)
+    file = table_path(YAHTZEE, table_dir)
+    damage(file, strategy_tables[YAHTZEE].table)
     damaged = file.read_bytes()
     game = rolled_game()
     with caplog.at_level(logging.WARNING, logger="games.advice"):
@@ -171,7 +173,7 @@ def test_a_hint_with_a_damaged_table_says_getting_ready(
             assert 'class="hint"' not in coach  # no expected totals at all
     assert file.read_bytes() == damaged  # no request built (or rebuilt) the table
     assert len([r for r in caplog.records if r.name == "games.advice"]) == 1  # logged once
-    assert rebuilds == [(True, table_dir)]  # and one rebuild asked of the background
+    assert rebuilds == [(YAHTZEE, table_dir)]  # and one rebuild asked of the background
 
 
 def ask_for_a_hint(client) -> str:
@@ -200,33 +202,35 @@ def test_a_missing_table_is_built_in_the_background_once(
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))  # no table of this format here
     client = client_for()
     assert "getting ready" in first(client)
-    assert rebuilds == [(True, tmp_path)]
+    assert rebuilds == [(YAHTZEE, tmp_path)]
     for request in FIRST_REQUESTS:
         assert "getting ready" in request(client)
-    assert rebuilds == [(True, tmp_path)]  # once, however many requests ask
+    assert rebuilds == [(YAHTZEE, tmp_path)]  # once, however many requests ask
     assert list(tmp_path.iterdir()) == []  # no request built (or began) the table
     game = rolled_game()
-    storage.save_table(strategy_tables[True].table, table_path(True, tmp_path))  # the solve's end
-    best = strategy_tables[True].options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
+    storage.save_table(
+        strategy_tables[YAHTZEE].table, table_path(YAHTZEE, tmp_path)
+    )  # the solve's end
+    best = strategy_tables[YAHTZEE].options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
     assert f"<strong>{best[1]:.1f}</strong>" in hint(game)  # used without a restart
     assert "getting ready" not in client.get("/").text
     assert client.post("/new/", {"mode": "computer", "strength": "optimal"}).status_code == 302
-    assert rebuilds == [(True, tmp_path)]
+    assert rebuilds == [(YAHTZEE, tmp_path)]
 
 
 def test_each_rules_variant_has_its_missing_table_built_once(tmp_path, monkeypatch, rebuilds):
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
     for _ in range(2):
-        assert GETTING_READY in hint(rolled_game(multiple_yahtzees=False))
-    assert rebuilds == [(False, tmp_path)]
-    assert GETTING_READY in hint(rolled_game(multiple_yahtzees=True))
-    assert rebuilds == [(False, tmp_path), (True, tmp_path)]
+        assert GETTING_READY in hint(rolled_game(NO_BONUS))
+    assert rebuilds == [(NO_BONUS, tmp_path)]
+    assert GETTING_READY in hint(rolled_game(YAHTZEE))
+    assert rebuilds == [(NO_BONUS, tmp_path), (YAHTZEE, tmp_path)]
 
 
 def test_with_a_damaged_table_the_computer_waits_as_for_a_missing_one(
     table_dir, strategy_tables, rebuilds
 ):
-    nan_values(table_path(True, table_dir), strategy_tables[True].table)
+    nan_values(table_path(YAHTZEE, table_dir), strategy_tables[YAHTZEE].table)
     client = client_for()
     assert "getting ready" in client.get("/").text
     refused = client.post("/new/", {"mode": "computer", "strength": "optimal"})
@@ -235,8 +239,8 @@ def test_with_a_damaged_table_the_computer_waits_as_for_a_missing_one(
 
 
 def test_a_rebuilt_table_is_used_without_a_restart(table_dir, strategy_tables, rebuilds):
-    good = strategy_tables[True]
-    file = table_path(True, table_dir)
+    good = strategy_tables[YAHTZEE]
+    file = table_path(YAHTZEE, table_dir)
     a_flipped_bit(file, good.table)
     game = rolled_game()
     assert GETTING_READY in hint(game)
@@ -247,11 +251,11 @@ def test_a_rebuilt_table_is_used_without_a_restart(table_dir, strategy_tables, r
 
 def test_a_damaged_table_is_rebuilt_in_the_background(table_dir, strategy_tables):
     """The real thing: `manage.py solve --if-missing` in a process of its own (about 10 s)."""
-    good = strategy_tables[False]
-    file = table_path(False, table_dir)
+    good = strategy_tables[NO_BONUS]
+    file = table_path(NO_BONUS, table_dir)
     a_flipped_bit(file, good.table)
     damaged = file.read_bytes()
-    game = rolled_game(multiple_yahtzees=False)
+    game = rolled_game(NO_BONUS)
     coach = hint(game)
     assert GETTING_READY in coach
     deadline = time.monotonic() + 150
@@ -260,7 +264,9 @@ def test_a_damaged_table_is_rebuilt_in_the_background(table_dir, strategy_tables
         time.sleep(0.5)
         coach = hint(game)
     assert file.read_bytes() != damaged
-    assert np.array_equal(Advisor.load(False, table_dir, build_if_missing=False).table, good.table)
+    assert np.array_equal(
+        Advisor.load(NO_BONUS, table_dir, build_if_missing=False).table, good.table
+    )
     best = good.options(game.state().cards[0], (5, 5, 5, 5, 5), 2)[0]
     assert f"<strong>{best[1]:.1f}</strong>" in coach
 
@@ -270,34 +276,34 @@ def fake_build(monkeypatch, strategy_tables) -> list:
     """`manage.py solve` writes a copy of the good table instead of solving (seconds saved)."""
     built: list = []
 
-    def build(multiple, directory=None, progress=None):
-        built.append(multiple)
-        storage.save_table(strategy_tables[multiple].table, table_path(multiple, directory))
-        return strategy_tables[multiple]
+    def build(rules, directory=None, progress=None):
+        built.append(rules.key)
+        storage.save_table(strategy_tables[rules].table, table_path(rules, directory))
+        return strategy_tables[rules]
 
     monkeypatch.setattr(solve_command, "build", build)
     return built
 
 
 def test_solve_if_missing_rebuilds_a_damaged_table(table_dir, strategy_tables, fake_build):
-    a_flipped_bit(table_path(True, table_dir), strategy_tables[True].table)
+    a_flipped_bit(table_path(YAHTZEE, table_dir), strategy_tables[YAHTZEE].table)
     call_command("solve", "--if-missing", "--dir", str(table_dir), stdout=io.StringIO())
-    assert fake_build == [True]  # the damaged one; the good one is kept
-    assert advice.is_ready(True)
+    assert fake_build == ["official"]  # the damaged one; the good one is kept
+    assert advice.is_ready(YAHTZEE)
     call_command("solve", "--if-missing", "--dir", str(table_dir), stdout=io.StringIO())
-    assert fake_build == [True]
+    assert fake_build == ["official"]
 
 
 def test_a_table_from_before_checksums_is_built_anew(
     tmp_path, monkeypatch, strategy_tables, fake_build, rebuilds
 ):
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
-    for multiple, name in storage.VARIANT_NAMES.items():
-        np.save(tmp_path / f"yahtzee-v1-{name}.npy", strategy_tables[multiple].table)
-    assert not advice.is_ready(True)  # "getting ready" until solve --if-missing has run
+    for rules, good in strategy_tables.items():
+        np.save(tmp_path / f"yahtzee-v1-{rules.key}.npy", good.table)
+    assert not advice.is_ready(YAHTZEE)  # "getting ready" until solve --if-missing has run
     call_command("solve", "--if-missing", "--dir", str(tmp_path), stdout=io.StringIO())
-    assert sorted(fake_build) == [False, True]
-    assert advice.is_ready(True) and advice.is_ready(False)
+    assert sorted(fake_build) == ["no-multiple", "official"]
+    assert advice.is_ready(YAHTZEE) and advice.is_ready(NO_BONUS)
 
 
 def test_a_computer_game_waits_while_its_table_is_damaged(
@@ -309,8 +315,8 @@ def test_a_computer_game_waits_while_its_table_is_damaged(
     # The server restarts with a damaged table where the good one was.
     restarted = tmp_path_factory.mktemp("restarted")
     monkeypatch.setenv(storage.ENV_VAR, str(restarted))
-    file = table_path(True, restarted)
-    nan_values(file, strategy_tables[True].table)
+    file = table_path(YAHTZEE, restarted)
+    nan_values(file, strategy_tables[YAHTZEE].table)
     client.post(url(game, "roll"), {"step": 0, "held": "00000"})
     game.refresh_from_db()
     before = game.step
@@ -319,7 +325,7 @@ def test_a_computer_game_waits_while_its_table_is_damaged(
     assert "still getting ready" in refused.text
     game.refresh_from_db()
     assert game.step == before  # the person's score is not written without the computer's turn
-    storage.save_table(strategy_tables[True].table, file)  # rebuilt
+    storage.save_table(strategy_tables[YAHTZEE].table, file)  # rebuilt
     client.post(url(game, "score"), {"step": before, "box": "chance"})
     game.refresh_from_db()
     assert [card.turns_played for card in game.state().cards] == [1, 1]

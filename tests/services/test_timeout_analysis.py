@@ -7,6 +7,7 @@ import pytest
 
 from engine.analysis import analyse, by_player, decision_point, is_decision
 from engine.flow import GameState
+from engine.rulesets import YAHTZEE
 from games import services, timeouts
 from games.models import Action, Game
 from games.presenters.replay import Positions
@@ -24,7 +25,7 @@ def log_of(game: Game) -> list[tuple[int, str, dict]]:
 
 def decision_seqs(log, seat: int) -> list[int]:
     """The places in the log of every roll and score of ``seat`` that would be a decision."""
-    state = GameState.new(2, multiple_yahtzees=True)
+    state = GameState.new(2, rules=YAHTZEE)
     found = []
     for number, (actor, kind, payload) in enumerate(log):
         if actor == seat and is_decision(state, actor, kind):
@@ -50,21 +51,21 @@ def test_the_server_played_moves_are_not_decisions(timed_out_game, strategy_tabl
     end = next(i for i, a in enumerate(log) if a[1] == "score" and a[2].get("timed_out"))
     served = [n for n in decision_seqs(log, 0) if start < n <= end]
     assert served  # the server kept dice and scored a box for Bo: those would have been graded
-    result = analyse(log, seats=2, seat=0, multiple_yahtzees=True, advisor=strategy_tables[True])
+    result = analyse(log, seats=2, seat=0, rules=YAHTZEE, advisor=strategy_tables[YAHTZEE])
     assert len(result.decisions) == len(decision_seqs(log, 0)) - len(served)
     assert all(d.round > 1 for d in result.decisions)  # none from Bo's timed-out first turn
     assert [own for _, own in by_player(log)][start : end + 1] == [False] * (end + 1 - start)
     # Al's decisions are all his: his analysis counts them all.
-    al = analyse(log, seats=2, seat=1, multiple_yahtzees=True, advisor=strategy_tables[True])
+    al = analyse(log, seats=2, seat=1, rules=YAHTZEE, advisor=strategy_tables[YAHTZEE])
     assert len(al.decisions) == len(decision_seqs(log, 1))
     # The practice positions count the same decisions as the analysis: the first is Bo's own.
-    state, number, _ = decision_point(log, seats=2, seat=0, index=0, multiple_yahtzees=True)
+    state, number, _ = decision_point(log, seats=2, seat=0, index=0, rules=YAHTZEE)
     assert number > end and state.round == 2
 
 
 def test_the_summary_counts_only_the_players_own_decisions(timed_out_game, strategy_tables):
     log = log_of(timed_out_game)
-    own = analyse(log, seats=2, seat=0, multiple_yahtzees=True, advisor=strategy_tables[True])
+    own = analyse(log, seats=2, seat=0, rules=YAHTZEE, advisor=strategy_tables[YAHTZEE])
     start = log.index((0, "timeout", {}))
     end = next(i for i, a in enumerate(log) if a[1] == "score" and a[2].get("timed_out"))
     served = [n for n in decision_seqs(log, 0) if start < n <= end]

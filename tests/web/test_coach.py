@@ -9,6 +9,7 @@ import pytest
 
 from engine.analysis import THRESHOLDS, analyse, classify
 from engine.rules import CATEGORIES
+from engine.rulesets import YAHTZEE
 from tests.clients import HTMX, client_for
 from tests.factories import act, fill_all_but, make_game
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_hint_names_the_best_moves_with_expected_totals(strategy_tables):
-    advisor = strategy_tables[True]
+    advisor = strategy_tables[YAHTZEE]
     game = make_game()
     act(game, "roll", dice=[5, 5, 5, 5, 5])
     game.refresh_from_db()
@@ -87,12 +88,12 @@ def test_grades_by_points_lost():
 
 
 def test_analysis_finds_a_blunder(strategy_tables):
-    advisor = strategy_tables[True]
+    advisor = strategy_tables[YAHTZEE]
     # Turn 1: a Yahtzee thrown away in Chance (a blunder); the other turns score their box.
     turns = [((5, 5, 5, 5, 5), "chance")] + [((1, 2, 3, 4, 6), box) for box in CATEGORIES[:-1]]
     game = make_game(turns)
     log = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
-    result = analyse(log, seats=1, seat=0, multiple_yahtzees=True, advisor=advisor)
+    result = analyse(log, seats=1, seat=0, rules=YAHTZEE, advisor=advisor)
     assert len(result.decisions) == 13  # one score a turn, no keeps
     first = result.decisions[0]
     assert first.move == ("score", "chance")
@@ -136,7 +137,7 @@ def test_analysis_of_keeps_uses_the_held_dice(strategy_tables):
     act(game, "roll", dice=[6, 3])
     act(game, "score", box="sixes")
     log = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
-    result = analyse(log, seats=1, seat=0, multiple_yahtzees=True, advisor=strategy_tables[True])
+    result = analyse(log, seats=1, seat=0, rules=YAHTZEE, advisor=strategy_tables[YAHTZEE])
     assert [d.move for d in result.decisions] == [("keep", (6, 6, 6)), ("score", "sixes")]
     assert result.decisions[0].rolls_left == 2
     assert result.decisions[1].rolls_left == 1

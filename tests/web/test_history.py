@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from engine.analysis import analyse
 from engine.rules import CATEGORIES
+from engine.rulesets import YAHTZEE
 from games import services
 from games.models import Game
 from history import stats, summaries
@@ -52,9 +53,7 @@ GAME_237 = [((5, 5, 5, 5, 5), "yahtzee"), ((5, 5, 5, 5, 5), "fives")] + [
 def logged_decisions(game: Game, seat: int = 0, *, advisor) -> list[float]:
     """The expected points each decision of a seat lost, straight from the game's log."""
     log = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
-    analysis = analyse(
-        log, seats=game.seats.count(), seat=seat, multiple_yahtzees=True, advisor=advisor
-    )
+    analysis = analyse(log, seats=game.seats.count(), seat=seat, rules=YAHTZEE, advisor=advisor)
     return [decision.loss for decision in analysis.decisions]
 
 
@@ -99,7 +98,7 @@ def test_a_summary_is_written_as_the_game_finishes(strategy_tables):
     assert (summary.decisions, summary.loss, summary.accuracy) == (None, None, None)
     assert summaries.fill_missing(VISITOR) == 1  # as My games and the profile do
     summary.refresh_from_db()
-    losses = logged_decisions(game, advisor=strategy_tables[True])
+    losses = logged_decisions(game, advisor=strategy_tables[YAHTZEE])
     assert summary.decisions == len(losses) == 13
     assert summary.loss == pytest.approx(sum(losses))
     assert summary.accuracy == pytest.approx(statistics.mean(map(summaries.accuracy, losses)))
@@ -151,7 +150,7 @@ def test_solo_stats_match_the_hand_counted_games(strategy_tables):
     assert solo.best == 306
     assert solo.bonus_rate == pytest.approx(1 / 3)
     assert solo.yahtzees_per_game == pytest.approx((1 + 2 + 0) / 3)
-    losses = [loss for g in games for loss in logged_decisions(g, advisor=strategy_tables[True])]
+    losses = [loss for g in games for loss in logged_decisions(g, advisor=strategy_tables[YAHTZEE])]
     assert solo.decisions == len(losses) == 39
     assert solo.loss_per_decision == pytest.approx(sum(losses) / 39)
     assert solo.accuracy == pytest.approx(statistics.mean(map(summaries.accuracy, losses)))
@@ -184,7 +183,7 @@ def test_online_stats_count_each_players_own_seat(strategy_tables):
     ana_stats, bo_stats = stats.stats("ana", "online"), stats.stats("bo", "online")
     assert (ana_stats.games, ana_stats.best, ana_stats.yahtzees_per_game) == (1, 306, 1)
     assert (bo_stats.games, bo_stats.best, bo_stats.bonus_rate) == (1, 34, 0)
-    losses = logged_decisions(game, 1, advisor=strategy_tables[True])
+    losses = logged_decisions(game, 1, advisor=strategy_tables[YAHTZEE])
     assert bo_stats.loss_per_decision == pytest.approx(sum(losses) / len(losses))
     assert stats.stats("ana", "solo") is None
     rows = {s.visitor: s.result for s in Summary.objects.filter(game=game)}

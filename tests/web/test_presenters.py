@@ -22,9 +22,10 @@ from django.utils.html import conditional_escape
 
 from engine.flow import Turn
 from engine.rules import CATEGORIES, Scorecard
+from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 from games import recent, services
 from games.models import Action, Game
-from games.presenters import card, dice, page
+from games.presenters import card, dice, hooks, page
 from games.presenters import words as page_words
 from lobby.models import Player
 from tests.factories import VISITOR, act, make_game
@@ -118,8 +119,6 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "speed": "{% url 'games:speed' id %}",
             "seed": "{% url 'games:seed' id %}",
             "verify": "{% url 'games:verify' id %}",
-            "rematch": "{% url 'lobby:rematch' id %}",
-            "decline_rematch": "{% url 'lobby:decline_rematch' id %}",
             "player": "{% url 'profiles:seat' id %}",
             "home": "{% url 'games:home' %}",
         }
@@ -127,6 +126,26 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             name: render(tag, id="Ab3_x-9") for name, tag in tags.items()
         }
         assert urls["play"].startswith(prefix)
+    finally:
+        clear_script_prefix()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("prefix", ["/", "/yahtzee/"])
+def test_the_rematch_buttons_post_where_the_url_tag_says(prefix):
+    """The lobby answers the game page's question about a rematch (``games.presenters.hooks``),
+    with where its buttons post: the lobby's addresses, which the games app does not name."""
+    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    game = services.start_online_game([ana, bo])
+    set_script_prefix(prefix)
+    try:
+        offer = hooks.REMATCH(game, game.ordered_seats()[0])
+        assert offer["urls"] == {
+            "ask": render("{% url 'lobby:rematch' id %}", id=game.id),
+            "decline": render("{% url 'lobby:decline_rematch' id %}", id=game.id),
+        }
+        assert offer["urls"]["ask"].startswith(prefix)
     finally:
         clear_script_prefix()
 
@@ -221,10 +240,10 @@ def test_a_watcher_sees_the_dice_without_pressing_them(language):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("yahtzees", [True, False])
-def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
+@pytest.mark.parametrize("rules", [YAHTZEE, YAHTZEE_NO_BONUS])
+def test_the_card_shows_scores_picks_and_totals(language, rules):
     game = make_game([((3, 3, 3, 2, 5), "threes"), ((6, 6, 6, 6, 6), "yahtzee")],
-                     multiple_yahtzees=yahtzees)  # fmt: skip
+                     rules=rules)  # fmt: skip
     act(game, "roll", dice=(2, 2, 4, 5, 6))
     with translation.override(language):
         card = fragment(game, VISITOR, "card")
@@ -245,7 +264,7 @@ def test_the_card_shows_scores_picks_and_totals(language, yahtzees):
     assert card.all("td", id="total-0")[0][1] == "59"
     assert card.all("tr", class_="total")[0][1] == f"{total_word}59"
     assert bool([t for _, t in card.all("tr", class_="subtotal") if t.startswith(bonus_word)]) == (
-        yahtzees
+        rules is YAHTZEE
     )
 
 

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from engine.analysis import analyse, classify, decision_point
+from engine.rulesets import YAHTZEE
 from games.models import Game
 from games.presenters.coach import move_words
 from games.presenters.replay import Positions
@@ -44,9 +45,7 @@ def test_each_step_shows_the_decision_valued_as_the_analysis_values_it(table, st
     log = [(a.seat, a.kind, a.payload) for a in table.actions.order_by("seq")]
     client = client_for()
     analysis = {
-        seat: analyse(
-            log, seats=3, seat=seat, multiple_yahtzees=True, advisor=strategy_tables[True]
-        )
+        seat: analyse(log, seats=3, seat=seat, rules=YAHTZEE, advisor=strategy_tables[YAHTZEE])
         for seat in (0, 1)
     }
     decisions = {seat: iter(result.decisions) for seat, result in analysis.items()}
@@ -228,10 +227,10 @@ def test_practice_grades_an_answer_with_the_advisors_own_numbers(table, strategy
             seats=3,
             seat=int(fields["seat"]),
             index=int(fields["decision"]),
-            multiple_yahtzees=True,
+            rules=YAHTZEE,
         )
         turn, card = state.turn, state.cards[int(fields["seat"])]
-        options = strategy_tables[True].options(card, turn.dice, turn.rolls_left)
+        options = strategy_tables[YAHTZEE].options(card, turn.dice, turn.rolls_left)
         best_move, best_value = options[0]
         # Answer with the worst box there is: graded as the advisor values it.
         scores = [(move, value) for move, value in options if move[0] == "score"]
