@@ -362,6 +362,12 @@ TURN_SWEEP_SECONDS = float(os.environ.get("TURN_SWEEP_SECONDS", "2"))
 # PLAYBACK_SPEED is; the page counts down from the deadline this gives, so it shows what is so.
 TURN_TIMER_SPEED = float(os.environ.get("TURN_TIMER_SPEED", "1"))
 
+# How many frames a page's socket may send: a burst, then a steady rate (games.live.moves). A
+# person taps a few times a second at most. The frame test's server sets a slow rate, so that a
+# burst is refused however long each move takes on a loaded machine.
+SOCKET_FRAME_BURST = 20
+SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "10"))
+
 # How fast another player's moves are played back on screen (2 = twice as fast).
 PLAYBACK_SPEED = float(os.environ.get("PLAYBACK_SPEED", "1"))
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -42,9 +43,10 @@ class FrameBudget:
     A person taps a few times a second at most; a socket sending more is not a page.
     """
 
-    def __init__(self, burst: int = 20, per_second: float = 10) -> None:
-        self.burst, self.per_second = burst, per_second
-        self.tokens, self.at = float(burst), time.monotonic()
+    def __init__(self, burst: int | None = None, per_second: float | None = None) -> None:
+        self.burst = settings.SOCKET_FRAME_BURST if burst is None else burst
+        self.per_second = settings.SOCKET_FRAMES_PER_SECOND if per_second is None else per_second
+        self.tokens, self.at = float(self.burst), time.monotonic()
 
     def take(self) -> bool:
         """Spend one frame; False when the budget is spent."""

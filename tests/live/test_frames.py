@@ -18,6 +18,8 @@ from games.live.csrf import csrf_matches, masked
 from tests.players import Player, receive, start_online_game
 from tests.servers import Server
 
+SLOW_RATE = 0.5  # frames a second, after the burst
+
 
 def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     clock = [100.0]
@@ -89,7 +91,12 @@ def test_a_sockets_form_token_is_checked_as_djangos_middleware_checks_a_post(cas
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with Server(tmp_path_factory.mktemp("frames")) as running:
+    slow = Server(tmp_path_factory.mktemp("frames"))
+    # A refill slower than any move takes, even on a loaded machine: a burst past the budget
+    # is then refused whatever each move costs (at 10 a second, a move taking over 100 ms
+    # earned its frame back before the next one was read).
+    slow.env["SOCKET_FRAMES_PER_SECOND"] = str(SLOW_RATE)
+    with slow as running:
         yield running
 
 
@@ -115,7 +122,7 @@ def test_a_move_over_the_frame_budget_is_refused_in_words_and_can_be_sent_again(
         page = mover.connect(f"/ws/game/{game_id}/")
         receive(page, 'id="game"')  # the catch-up
         token = next(c.value for c in mover.browser.cookies if c.name == "csrftoken")
-        budget = moves.FrameBudget()
+        budget = moves.FrameBudget(per_second=SLOW_RATE)
         hold = {"move": "hold", "step": "0", "die": "0", "held": "1", "csrfmiddlewaretoken": token}
         sent = budget.burst + 10
         for _ in range(sent):  # a page's taps arriving in a bunch: more than the burst
@@ -126,7 +133,7 @@ def test_a_move_over_the_frame_budget_is_refused_in_words_and_can_be_sent_again(
         assert all("Roll the dice" in answer for answer in said[: budget.burst])
         # Once the page has waited a moment, a move is applied again.
         roll = {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": token}
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 5 / budget.per_second
         while True:
             page.send(json.dumps(roll))
             [answer] = answers(page, 1)
