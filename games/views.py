@@ -20,6 +20,7 @@ from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
+from games.presenters.parts import changed_parts
 from games.responses import (
     closed_page,
     error_page,
@@ -162,7 +163,7 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         context = page.game_context(game, visitor_id(request), at=mine, speed=speed)
         return render_fragments(request, context, ["game"])
     context = page.game_context(game, visitor_id(request))
-    return render_fragments(request, context, list(services.changed_parts(kind)))
+    return render_fragments(request, context, list(changed_parts(kind)))
 
 
 def _last_own_action(game: Game, request: HttpRequest) -> int:

@@ -22,6 +22,7 @@ from games.live.sending import deliver
 from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
 from games.models import Game
 from games.presenters.page import game_context, render_parts
+from games.presenters.parts import changed_parts
 
 logger = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ def apply_move(page: SocketPage, data) -> Outcome | None:
         except Exception:  # only a head start: the rendering reads what it lacks itself
             logger.exception("Could not read ahead for the redraws of game %s", page.game_id)
         # A move's parts include the message line (or the whole game area, which has it).
-        return Outcome(game, list(services.changed_parts(move.kind)), {})
+        return Outcome(game, list(changed_parts(move.kind)), {})
 
 
 def answer_to(outcome: Outcome | None, page: SocketPage) -> str:
