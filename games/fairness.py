@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.answers import answers_refusals
 from core.identity import visitor_id
 from engine import dice
 from engine.rules import IllegalMove
@@ -25,12 +26,10 @@ from games.responses import closed_page, error_page, refused_page
 
 
 @require_POST
+@answers_refusals(refused_page)
 def add_seed(request: HttpRequest, game_id: str) -> HttpResponse:
     """Mix the player's own text into the dice, before the first roll."""
-    try:
-        services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
-    except (services.ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
     return HttpResponseRedirect(reverse("games:play", args=[game_id]) + "#fair-dice")
 
 

@@ -12,22 +12,17 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
+from core.answers import answers_refusals, refusal_for
 from core.identity import visitor_id
+from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
-from engine.rules import IllegalMove
 from games import advice, clock, playback, replays, services, timeouts
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
 from games.presenters.parts import changed_parts
-from games.responses import (
-    closed_page,
-    error_page,
-    refusal_for,
-    refused_page,
-    render_fragments,
-)
+from games.responses import closed_page, error_page, refused_page, render_fragments
 
 
 @require_safe
@@ -94,8 +89,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
         return _home(request, {mode: form}, status=409)
     try:
         visitor = visitor_id(request, create=True)
-    except services.ActionRefused as refusal:  # posted with a session key just replaced
-        form.add_error(None, services.translate_refusal(refusal))
+    except ActionRefused as refusal:  # posted with a session key just replaced
+        # Said in the form's own panel, over the home page with every form kept: not a game's.
+        form.add_error(None, translate_refusal(refusal))
         return _home(request, {mode: form}, status=refusal.status)
     if isinstance(form, ComputerGameForm):
         game = services.start_game(
@@ -144,16 +140,14 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@answers_refusals(refused_page)
 def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     """Roll, hold or score: apply the action, then show what changed (or why nothing did)."""
-    try:
-        move = read_move(kind, request.POST)
-        tab = request.headers.get("X-Tab", "")[:32] or None
-        game = services.perform(
-            game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
-        )
-    except (services.ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    move = read_move(kind, request.POST)
+    tab = request.headers.get("X-Tab", "")[:32] or None
+    game = services.perform(
+        game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
+    )
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
@@ -197,27 +191,23 @@ def choose_speed(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@answers_refusals(refused_page)
 def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: go on without a player whose grace period ran out, or end the game."""
-    try:
-        absent = _int_or_none(request.POST.get("seat"))
-        end = request.POST.get("end") == "1"
-        services.leave_out(game_id, visitor_id(request), absent, end=end)
-    except (services.ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    absent = _int_or_none(request.POST.get("seat"))
+    end = request.POST.get("end") == "1"
+    services.leave_out(game_id, visitor_id(request), absent, end=end)
     return HttpResponseRedirect(reverse("games:play", args=[game_id]))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_refusals(refused_page)
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: give the game up. The page's Resign asks here first (a page that says what it
     costs, with the button that confirms); the confirmation posts, and the game is lost."""
     if request.method == "POST":
-        try:
-            position = _int_or_none(request.POST.get("seat"))
-            services.resign(game_id, visitor_id(request), position)
-        except (services.ActionRefused, IllegalMove) as refusal:
-            return refused_page(request, game_id, refusal)
+        position = _int_or_none(request.POST.get("seat"))
+        services.resign(game_id, visitor_id(request), position)
         return HttpResponseRedirect(reverse("games:play", args=[game_id]))
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
@@ -225,20 +215,18 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     position = _int_or_none(request.GET.get("seat"))
     if position is None and seat is not None:
         position = seat.position
-    try:
-        services.check_resign(game, visitor, position)
-    except (services.ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    services.check_resign(game, visitor, position)
     return render(request, "games/resign.html", page.resign_context(game, position))
 
 
 @require_POST
+@answers_refusals(refused_page)
 def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     """A new game with the same seats and options as this one (for the people who played it)."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
     if game.seat_of(visitor) is None or game.mode == Game.Mode.ONLINE:
-        return refused_page(request, game_id, services.NotYourGame(services.NOT_YOURS))
+        raise NotYourGame(NOT_YOURS)
     seats = game.ordered_seats()
     again = services.start_game(
         visitor,
