@@ -10,7 +10,8 @@ Why it stays: ``benchmarks/bench_channel_layer.py`` (a group message to both pag
 pages waiting in ``receive()``) took 249 us of CPU per message with Channels' layer against 53
 us with this one at 64 pages (4.7x), and 534 against 53 us at 256 pages (10x): Channels' cost
 grows with the open pages, this one's does not. ``_clean_expired`` is a private method of
-Channels' layer, as are its ``channels`` and ``groups``: tests/test_layers.py fails if they change.
+Channels' layer, as are its ``channels`` and ``groups``: tests/live/test_layers.py fails if they
+change.
 """
 
 from __future__ import annotations

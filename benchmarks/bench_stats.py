@@ -57,6 +57,7 @@ def populate(games: int) -> tuple[int, int, str]:
     from django.utils import timezone
 
     from engine.rules import Scorecard
+    from engine.rulesets import YAHTZEE
     from games import services
     from games.models import Game, Seat
     from history.models import Summary
@@ -91,7 +92,7 @@ def populate(games: int) -> tuple[int, int, str]:
                 scores=scores, yahtzee_bonus=bonus,
             )  # fmt: skip
             seats.append(seat)
-            cards.append((seat, Scorecard(True, tuple(scores), bonus)))
+            cards.append((seat, Scorecard(YAHTZEE, tuple(scores), bonus)))
         totals = [card.total for _seat, card in cards]
         for position, (seat, card) in enumerate(cards):
             best = max(totals)

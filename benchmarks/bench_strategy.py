@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from engine.rules import CATEGORIES, UPPER, Scorecard, box_score  # noqa: E402
+from engine.rulesets import YAHTZEE, rule_set  # noqa: E402
 from engine.strategy import Advisor, build  # noqa: E402
 from engine.strategy.simulate import describe, simulate  # noqa: E402
 
@@ -53,7 +54,7 @@ def build_only(variant: str, directory: str) -> None:
     """Build one table (in this fresh process) and print its time and the process's peak RSS."""
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     started = time.perf_counter()
-    advisor = build(variant == "official", directory)
+    advisor = build(rule_set(variant), directory)
     elapsed = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
@@ -62,7 +63,7 @@ def build_only(variant: str, directory: str) -> None:
     )
     # Peak of the build's own allocations, numpy arrays included (slower: tracemalloc hooks).
     tracemalloc.start()
-    build(variant == "official", directory)
+    build(rule_set(variant), directory)
     traced = tracemalloc.get_traced_memory()[1] / 2**20
     print(f"  traced peak of the build's allocations: {traced:.0f} MiB")
     tracemalloc.stop()
@@ -89,11 +90,11 @@ def main() -> None:
         loads = []
         for _ in range(20):
             started = time.perf_counter()
-            Advisor.load(True, directory, build_if_missing=False)
+            Advisor.load(YAHTZEE, directory, build_if_missing=False)
             loads.append(time.perf_counter() - started)
         median, worst = statistics.median(loads) * 1e3, max(loads) * 1e3
         print(f"load: median {median:.1f} ms, max {worst:.1f} ms")
-        advisor = Advisor.load(True, directory, build_if_missing=False)
+        advisor = Advisor.load(YAHTZEE, directory, build_if_missing=False)
 
     rng = random.Random(1)
     positions = [random_position(rng) for _ in range(args.positions)]

@@ -1,7 +1,8 @@
 """Refusals answered in one place: a view raises, and ``answers_refusals`` says why.
 
-A service refuses by raising (``core.refusals``, or the rules' ``IllegalMove``). A view that
-lets it go up, decorated with ``answers_refusals(draw)``, is answered here: the refusal becomes
+A service refuses by raising (``core.refusals``; the game's views also take the rules'
+``IllegalMove`` as one). A view that lets it go up, decorated with ``answers_refusals(draw)``,
+is answered here: the refusal becomes
 a ``Refusal`` (the reason in the active language, the HTTP status it deserves) handed to the
 page's ``draw``, which shows it as that page does. Each page's answer has the same shape: htmx
 and scripts get the page's parts with the 4xx status; a browser's plain form post
@@ -19,7 +20,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
 from core.refusals import ActionRefused, translate_refusal
-from engine.rules import IllegalMove
 
 
 @dataclass(frozen=True)
@@ -40,16 +40,18 @@ class Refusal:
 Draw = Callable[..., HttpResponse]
 
 
-def answers_refusals(draw: Draw) -> Callable:
-    """A view decorator: a refusal the view raises is answered by ``draw(request, refusal,
-    **the view's keyword arguments)`` (the page's own answer to a ``Refusal``)."""
+def answers_refusals(draw: Draw, *, also: tuple[type[Exception], ...] = ()) -> Callable:
+    """A view decorator: a refusal the view raises (an ``ActionRefused``, or one of the types in
+    ``also``) is answered by ``draw(request, refusal, **the view's keyword arguments)``: the
+    page's own answer to a ``Refusal``."""
+    refusals = (ActionRefused, *also)
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def answered(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             try:
                 return view(request, *args, **kwargs)
-            except (ActionRefused, IllegalMove) as cause:
+            except refusals as cause:
                 return draw(request, Refusal.of(cause), **kwargs)
 
         return answered

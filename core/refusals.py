@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext
-
-from engine.flow import _
+from django.utils.translation import gettext_noop as _
 
 
 class ActionRefused(Exception):

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from daily.models import Attempt, Challenge
 from engine import dice
-from engine.flow import _
+from engine.words import _
 from games import services
 from games.models import Game, Seat
 from history import summaries

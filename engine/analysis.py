@@ -16,10 +16,11 @@ from typing import Any
 
 from engine.flow import GameState
 from engine.rules import Scorecard
+from engine.rulesets import RuleSet
 from engine.strategy import Advisor, Move
 
-# Expected points lost from which a decision gets each class, in one place.
 THRESHOLDS = (("fine", 0.0), ("inaccuracy", 1.0), ("mistake", 3.0), ("blunder", 8.0))
+"""Expected points lost from which a decision gets each class, in one place."""
 
 
 def classify(loss: float) -> str:
@@ -93,7 +94,8 @@ def is_decision(state: GameState, actor: int, kind: str) -> bool:
     return actor == state.current and kind in ("roll", "score") and bool(state.turn.dice)
 
 
-Logged = tuple[int, str, Mapping[str, Any]]  # an action of the log: seat, kind, payload
+Logged = tuple[int, str, Mapping[str, Any]]
+"""An action of the log: seat, kind, payload."""
 
 
 def by_player(actions: Iterable[Logged]) -> Iterator[tuple[Logged, bool]]:
@@ -154,11 +156,11 @@ def analyse(
     *,
     seats: int,
     seat: int,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
     advisor: Advisor,
 ) -> Analysis:
     """Replay the log and value each keep and each box chosen by ``seat`` (not by the server)."""
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     decisions: list[Decision] = []
     for (actor, kind, payload), own in by_player(actions):
         if actor == seat and own:
@@ -166,7 +168,7 @@ def analyse(
             if decision is not None:
                 decisions.append(decision)
         state = state.apply(actor, kind, payload)
-    start = advisor.expected_total(Scorecard(multiple_yahtzees))
+    start = advisor.expected_total(Scorecard(rules))
     return Analysis(start, decisions, state.cards[seat].total)
 
 
@@ -176,12 +178,12 @@ def decision_point(
     seats: int,
     seat: int,
     index: int,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
 ) -> tuple[GameState, int, Logged] | None:
     """Where ``seat`` made its ``index``-th decision: the state then, the action's place in the
     log and the action; None if the seat made fewer decisions. Needs no strategy table.
     Counts as ``analyse`` does: the server's moves of a timed-out turn are no decisions."""
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     count = 0
     for number, ((actor, kind, payload), own) in enumerate(by_player(actions)):
         if actor == seat and own and is_decision(state, actor, kind):

@@ -31,11 +31,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules import NUM_DICE
+from engine.rulesets import FACES, YAHTZEE, RuleSet
 
-FACES = 6
 _LIMIT = 256 - 256 % FACES  # 252: bytes from here on would make faces 1-4 likelier
-PLAYER_SEED_LENGTH = 64  # characters of a player's own seed text
+PLAYER_SEED_LENGTH = 64
+"""Characters of a player's own seed text."""
 
 
 def new_seed() -> str:
@@ -103,6 +103,7 @@ class Check:
 
     @property
     def honest(self) -> bool:
+        """True when every logged roll is the one the seed gives."""
         return not self.mismatches
 
 
@@ -111,7 +112,7 @@ def check(
     seats: int,
     dice_key: bytes,
     *,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = YAHTZEE,
 ) -> Check:
     """Recompute every roll of a log ``(seq, seat, kind, payload)`` from the key.
 
@@ -121,16 +122,16 @@ def check(
     """
     from engine.flow import GameState
 
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     mismatches, checked = [], []
     for seq, seat, kind, payload in actions:
         if kind == "roll":
             turn = state.cards[seat].turns_played + 1
             number = state.turn.rolls + 1
-            held = state.turn.held if state.turn.dice else (False,) * NUM_DICE
+            held = state.turn.held if state.turn.dice else (False,) * rules.dice
             logged = tuple(payload.get("dice", ()))
-            fresh = [slot for slot in range(NUM_DICE) if not held[slot]]
-            expected = list(state.turn.dice) if state.turn.dice else [0] * NUM_DICE
+            fresh = [slot for slot in range(rules.dice) if not held[slot]]
+            expected = list(state.turn.dice) if state.turn.dice else [0] * rules.dice
             for slot, value in zip(fresh, faces(dice_key, seat, turn, number, fresh), strict=True):
                 expected[slot] = value
             checked.append((seq, seat, turn, number, logged, held))

@@ -19,14 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.rules import NUM_DICE, IllegalMove, Scorecard, check_box
+from engine.rules import IllegalMove, Scorecard, check_box, wrong_dice
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.words import _
 
 ROLLS_PER_TURN = 3
-
-
-def _(message: str) -> str:
-    """Mark a message for translation; the site translates it when it shows it."""
-    return message
+"""Rolls in a turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +32,13 @@ class Turn:
     """The dice of the turn in play: ``dice`` is empty before the first roll."""
 
     dice: tuple[int, ...] = ()
-    held: tuple[bool, ...] = (False,) * NUM_DICE
+    held: tuple[bool, ...] = (False,) * YAHTZEE.dice  # GameState gives its rule set's number
     rolls: int = 0
+
+    @classmethod
+    def first(cls, rules: RuleSet) -> Turn:
+        """A turn before its first roll, with the rule set's number of dice, none held."""
+        return cls(held=(False,) * rules.dice)
 
     @property
     def rolls_left(self) -> int:
@@ -80,9 +83,14 @@ class GameState:
     ended: bool = False
 
     @classmethod
-    def new(cls, seats: int = 1, *, multiple_yahtzees: bool = True) -> GameState:
-        """A game not yet started for ``seats`` players."""
-        return cls(cards=tuple(Scorecard(multiple_yahtzees) for _ in range(seats)))
+    def new(cls, seats: int = 1, *, rules: RuleSet = YAHTZEE) -> GameState:
+        """A game not yet started for ``seats`` players under ``rules``."""
+        return cls(cards=tuple(Scorecard(rules) for _ in range(seats)), turn=Turn.first(rules))
+
+    @property
+    def rules(self) -> RuleSet:
+        """The game's rule set (every card has the same)."""
+        return self.cards[0].rules
 
     @property
     def finished(self) -> bool:
@@ -113,7 +121,7 @@ class GameState:
     @property
     def round(self) -> int:
         """The round in play, 1 to 13 (13 once the game is over)."""
-        return min(self.cards[self.current].turns_played + 1, 13)
+        return min(self.cards[self.current].turns_played + 1, self.rules.turns)
 
     def options(self) -> dict[str, int]:
         """``{box: points}`` the current player may score now; {} before the first roll."""
@@ -170,7 +178,7 @@ class GameState:
             return replace(self, forfeited=forfeited, ended=True)
         state = replace(self, forfeited=forfeited)
         if absent == self.current:
-            state = replace(state, current=state._next_seat(absent), turn=Turn())
+            state = replace(state, current=state._next_seat(absent), turn=Turn.first(self.rules))
         return state
 
     def resign(self, seat: int) -> GameState:
@@ -199,10 +207,10 @@ class GameState:
         turn = self.turn
         if turn.rolls >= ROLLS_PER_TURN:
             raise IllegalMove(_("No rolls left: choose a box to score."))
-        if not isinstance(dice, list | tuple) or len(dice) != NUM_DICE:
-            raise IllegalMove(_("Dice must be five numbers from 1 to 6."))
+        if not isinstance(dice, list | tuple) or len(dice) != self.rules.dice:
+            raise wrong_dice(self.rules)
         if not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-            raise IllegalMove(_("Dice must be five numbers from 1 to 6."))
+            raise wrong_dice(self.rules)
         if turn.dice and any(
             held and new != old for new, old, held in zip(dice, turn.dice, turn.held, strict=True)
         ):
@@ -211,7 +219,7 @@ class GameState:
 
     def _hold(self, die: Any, held: Any) -> GameState:
         turn = self.turn
-        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < NUM_DICE:
+        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < self.rules.dice:
             raise IllegalMove(_("There is no such die: choose one of the five."))
         if not isinstance(held, bool):
             raise IllegalMove(_("Say whether to hold or release the die."))
@@ -227,19 +235,20 @@ class GameState:
         return replace(self, turn=replace(turn, held=holds))
 
     def _score(self, box: Any) -> GameState:
-        box = check_box(box)
+        box = check_box(box, self.rules)
         if not self.turn.dice:
             raise IllegalMove(_("Roll the dice first, then choose a box."))
         card = self.cards[self.current].fill(box, self.turn.dice)
         cards = self.cards[: self.current] + (card,) + self.cards[self.current + 1 :]
-        return replace(self, cards=cards, current=self._next_seat(self.current), turn=Turn())
+        turn = Turn.first(self.rules)
+        return replace(self, cards=cards, current=self._next_seat(self.current), turn=turn)
 
 
 def replay(
-    actions: list[tuple[int, str, Mapping[str, Any]]], seats: int = 1, *, multiple_yahtzees=True
+    actions: list[tuple[int, str, Mapping[str, Any]]], seats: int = 1, *, rules: RuleSet = YAHTZEE
 ) -> GameState:
     """The state reached by applying ``(seat, kind, payload)`` actions to a new game, in order."""
-    state = GameState.new(seats, multiple_yahtzees=multiple_yahtzees)
+    state = GameState.new(seats, rules=rules)
     for seat, kind, payload in actions:
         state = state.apply(seat, kind, payload)
     return state

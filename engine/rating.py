@@ -47,11 +47,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-
-def _(message: str) -> str:
-    """Mark a string for translation without translating it (the rating core knows no language)."""
-    return message
-
+from engine.words import _
 
 SCALE = 173.7178
 """Glicko-1 points per Glicko-2 unit (400 / ln 10), the paper's step 2 and step 8."""

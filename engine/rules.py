@@ -1,8 +1,9 @@
-"""The rules of Yahtzee: pure Python, no Django, no I/O.
+"""The rules of a game of Yahtzee: a player's card under a rule set. Pure Python, no Django, no I/O.
 
-Official rules: 13 boxes, the 35-point upper bonus at 63, the 100-point Yahtzee bonus and the forced
-joker rule. Everything else in the project (views, bots, the strategy engine, tests) scores dice
-through this module, so there is exactly one definition of every box.
+A ``Scorecard`` carries its ``RuleSet`` (``engine.rulesets``: the official rules by default) and
+asks it how many dice, which boxes, the bonuses and the joker. Everything else in the project
+(views, bots, the strategy engine, tests) scores dice through these two modules, so there is
+exactly one definition of every box.
 
 >>> card = Scorecard()
 >>> card.options([3, 3, 3, 5, 5])["full_house"]
@@ -14,64 +15,20 @@ through this module, so there is exactly one definition of every box.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.words import _
 
-def _(message: str) -> str:
-    """Mark a string for translation without translating it (the rules core knows no language)."""
-    return message
-
-
-UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
-LOWER = (
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-)
-CATEGORIES = UPPER + LOWER
-"""The 13 boxes in scorecard order."""
-
-LABELS: Mapping[str, str] = MappingProxyType(
-    {
-        "ones": _("Ones"),
-        "twos": _("Twos"),
-        "threes": _("Threes"),
-        "fours": _("Fours"),
-        "fives": _("Fives"),
-        "sixes": _("Sixes"),
-        "three_of_a_kind": _("Three of a kind"),
-        "four_of_a_kind": _("Four of a kind"),
-        "full_house": _("Full house"),
-        "small_straight": _("Small straight"),
-        "large_straight": _("Large straight"),
-        "yahtzee": _("Yahtzee"),
-        "chance": _("Chance"),
-    }
-)
+UPPER = YAHTZEE.upper
+"""The official card's upper boxes (a game's own are ``rules.upper``)."""
+LOWER = YAHTZEE.lower
+"""The official card's lower boxes."""
+CATEGORIES = YAHTZEE.keys
+"""The official card's 13 boxes in scorecard order (a game's own are ``rules.keys``)."""
+LABELS: Mapping[str, str] = YAHTZEE.labels
 """The printed name of each box (English; the site translates them)."""
-
-NUM_DICE = 5
-TURNS = len(CATEGORIES)
-UPPER_BONUS_THRESHOLD = 63
-UPPER_BONUS = 35
-YAHTZEE_BONUS = 100
-FULL_HOUSE_POINTS = 25
-SMALL_STRAIGHT_POINTS = 30
-LARGE_STRAIGHT_POINTS = 40
-YAHTZEE_POINTS = 50
-_FIXED_POINTS = {
-    "full_house": FULL_HOUSE_POINTS,
-    "small_straight": SMALL_STRAIGHT_POINTS,
-    "large_straight": LARGE_STRAIGHT_POINTS,
-    "yahtzee": YAHTZEE_POINTS,
-}
 
 
 class IllegalMove(ValueError):
@@ -86,8 +43,9 @@ class IllegalMove(ValueError):
         super().__init__(template % params if params else template)
 
 
-def check_dice(dice: Iterable[int]) -> tuple[int, ...]:
-    """Return five dice as a sorted tuple, or raise IllegalMove if they are not five faces 1-6.
+def check_dice(dice: Iterable[int], rules: RuleSet = YAHTZEE) -> tuple[int, ...]:
+    """Return the dice as a sorted tuple, or raise IllegalMove if they are not the rule set's
+    number of faces 1-6.
 
     >>> check_dice([6, 1, 3, 1, 2])
     (1, 1, 2, 3, 6)
@@ -95,35 +53,34 @@ def check_dice(dice: Iterable[int]) -> tuple[int, ...]:
     try:
         values = tuple(dice)
     except TypeError:
-        raise IllegalMove(_("Dice must be five numbers from 1 to 6.")) from None
-    if len(values) != NUM_DICE or not all(
+        raise wrong_dice(rules) from None
+    if len(values) != rules.dice or not all(
         isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values
     ):
-        raise IllegalMove(_("Dice must be five numbers from 1 to 6."))
+        raise wrong_dice(rules)
     return tuple(sorted(values))
 
 
-def check_box(box: object) -> str:
-    """Return ``box`` if it names one of the 13 boxes, else raise IllegalMove."""
-    if box not in LABELS:
+def wrong_dice(rules: RuleSet = YAHTZEE) -> IllegalMove:
+    """The refusal of dice that are not the rule set's number of faces 1-6."""
+    if rules.dice == 5:
+        return IllegalMove(_("Dice must be five numbers from 1 to 6."))
+    return IllegalMove(_("Dice must be %(count)s numbers from 1 to 6."), count=str(rules.dice))
+
+
+def check_box(box: object, rules: RuleSet = YAHTZEE) -> str:
+    """Return ``box`` if it names one of the rule set's boxes, else raise IllegalMove."""
+    if not rules.has_box(box):
         raise IllegalMove(_("There is no box called “%(box)s”."), box=str(box)[:40])
     return box  # type: ignore[return-value]
 
 
 def is_yahtzee(dice: Sequence[int]) -> bool:
-    """True when all five dice show the same face."""
+    """True when all the dice show the same face."""
     return len(set(dice)) == 1
 
 
-def _longest_run(faces: set[int]) -> int:
-    best = run = 0
-    for face in range(1, 7):
-        run = run + 1 if face in faces else 0
-        best = max(best, run)
-    return best
-
-
-def box_score(box: str, dice: Sequence[int]) -> int:
+def box_score(box: str, dice: Sequence[int], rules: RuleSet = YAHTZEE) -> int:
     """Points these dice score in ``box`` by the plain rules (no joker).
 
     >>> box_score("small_straight", (1, 2, 3, 4, 6))
@@ -131,71 +88,51 @@ def box_score(box: str, dice: Sequence[int]) -> int:
     >>> box_score("full_house", (4, 4, 4, 4, 4))
     0
     """
-    if box in UPPER:
-        face = UPPER.index(box) + 1
-        return face * sum(1 for d in dice if d == face)
-    counts = Counter(dice)
-    most = max(counts.values())
-    if box == "three_of_a_kind":
-        return sum(dice) if most >= 3 else 0
-    if box == "four_of_a_kind":
-        return sum(dice) if most >= 4 else 0
-    if box == "full_house":
-        return FULL_HOUSE_POINTS if sorted(counts.values()) == [2, 3] else 0
-    if box == "small_straight":
-        return SMALL_STRAIGHT_POINTS if _longest_run(set(dice)) >= 4 else 0
-    if box == "large_straight":
-        return LARGE_STRAIGHT_POINTS if _longest_run(set(dice)) == 5 else 0
-    if box == "yahtzee":
-        return YAHTZEE_POINTS if most == 5 else 0
-    if box == "chance":
-        return sum(dice)
-    raise IllegalMove(_("There is no box called “%(box)s”."), box=str(box)[:40])
-
-
-def joker_score(box: str, dice: Sequence[int]) -> int:
-    """Points a Yahtzee scores in an open lower ``box`` as a joker: fixed boxes score in full."""
-    return _FIXED_POINTS.get(box) or box_score(box, dice)
+    return rules.box(check_box(box, rules)).score(dice)
 
 
 @dataclass(frozen=True, slots=True)
 class Scorecard:
     """One player's card: an immutable value; ``fill`` returns a new card.
 
-    ``scores`` holds the 13 boxes in CATEGORIES order, None for an open box.
+    ``rules`` is the card's rule set; ``scores`` holds its boxes in card order, None for an open
+    box (all open when not given).
     """
 
-    multiple_yahtzees: bool = True
-    scores: tuple[int | None, ...] = (None,) * len(CATEGORIES)
+    rules: RuleSet = YAHTZEE
+    scores: tuple[int | None, ...] = ()
     yahtzee_bonus: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.scores) != len(CATEGORIES):
-            raise ValueError("a scorecard has 13 boxes")
+        if not self.scores:
+            object.__setattr__(self, "scores", (None,) * self.rules.turns)
+        elif len(self.scores) != self.rules.turns:
+            raise ValueError(f"a scorecard of these rules has {self.rules.turns} boxes")
 
     @classmethod
     def from_boxes(
-        cls, boxes: Mapping[str, int], *, multiple_yahtzees: bool = True, yahtzee_bonus: int = 0
+        cls, boxes: Mapping[str, int], *, rules: RuleSet = YAHTZEE, yahtzee_bonus: int = 0
     ) -> Scorecard:
         """Build a card from ``{box: points}`` of its filled boxes (for storage and tests)."""
         for box in boxes:
-            check_box(box)
-        scores = tuple(boxes.get(box) for box in CATEGORIES)
-        return cls(multiple_yahtzees, scores, yahtzee_bonus)
+            check_box(box, rules)
+        scores = tuple(boxes.get(box) for box in rules.keys)
+        return cls(rules, scores, yahtzee_bonus)
 
     @property
     def boxes(self) -> dict[str, int]:
         """``{box: points}`` of the filled boxes, in card order."""
-        return {box: s for box, s in zip(CATEGORIES, self.scores, strict=True) if s is not None}
+        keys = self.rules.keys
+        return {box: s for box, s in zip(keys, self.scores, strict=True) if s is not None}
 
     @property
     def open_boxes(self) -> tuple[str, ...]:
         """The boxes still open, in card order."""
-        return tuple(box for box, s in zip(CATEGORIES, self.scores, strict=True) if s is None)
+        return tuple(box for box, s in zip(self.rules.keys, self.scores, strict=True) if s is None)
 
     @property
     def is_full(self) -> bool:
-        """True when all 13 boxes are filled: the game is over for this card."""
+        """True when every box is filled: the game is over for this card."""
         return None not in self.scores
 
     @property
@@ -206,90 +143,119 @@ class Scorecard:
     @property
     def upper_subtotal(self) -> int:
         """Sum of the filled upper boxes."""
-        return sum(s or 0 for s in self.scores[: len(UPPER)])
+        return sum(s or 0 for s in self.scores[: len(self.rules.upper)])
 
     @property
     def upper_bonus(self) -> int:
-        """35 once the upper boxes total 63 or more, else 0."""
-        return UPPER_BONUS if self.upper_subtotal >= UPPER_BONUS_THRESHOLD else 0
+        """The upper bonus (35) once the upper boxes reach its threshold (63), else 0."""
+        bonus = self.rules.upper_bonus
+        return bonus.points if self.upper_subtotal >= bonus.threshold else 0
 
     @property
     def upper_done(self) -> bool:
-        """True once all six upper boxes are filled (the bonus is then earned or missed)."""
-        return None not in self.scores[: len(UPPER)]
+        """True once all the upper boxes are filled (the bonus is then earned or missed)."""
+        return None not in self.scores[: len(self.rules.upper)]
 
     @property
     def upper_needed(self) -> int:
         """Points still missing from the upper boxes for the bonus (0 once earned)."""
-        return max(0, UPPER_BONUS_THRESHOLD - self.upper_subtotal)
+        return max(0, self.rules.upper_bonus.threshold - self.upper_subtotal)
 
     @property
     def lower_subtotal(self) -> int:
         """Sum of the filled lower boxes (Yahtzee bonuses not included)."""
-        return sum(s or 0 for s in self.scores[len(UPPER) :])
+        return sum(s or 0 for s in self.scores[len(self.rules.upper) :])
 
     @property
     def total(self) -> int:
         """Upper boxes + upper bonus + lower boxes + Yahtzee bonuses."""
         return self.upper_subtotal + self.upper_bonus + self.lower_subtotal + self.yahtzee_bonus
 
+    @property
+    def yahtzees(self) -> int:
+        """Yahtzees scored as such: 50 in the Yahtzee box, and one per Yahtzee bonus earned."""
+        rules = self.rules
+        if rules.yahtzee_box is None:
+            return 0
+        made = self.score_of(rules.yahtzee_box) == rules.box(rules.yahtzee_box).points
+        return made + (self.yahtzee_bonus // rules.yahtzee_bonus if rules.yahtzee_bonus else 0)
+
     def score_of(self, box: str) -> int | None:
         """Points in ``box``, or None while it is open."""
-        return self.scores[CATEGORIES.index(check_box(box))]
+        return self.scores[self.rules.index(check_box(box, self.rules))]
 
     def joker_applies(self, dice: Sequence[int]) -> bool:
         """True when these dice are a Yahtzee that must be played by the forced joker rule."""
+        rules = self.rules
         return (
-            self.multiple_yahtzees
+            rules.joker
             and is_yahtzee(dice)
-            and self.scores[CATEGORIES.index("yahtzee")] is not None
+            and self.scores[rules.index(rules.yahtzee_box)] is not None  # type: ignore[arg-type]
         )
 
     def bonus_for(self, dice: Iterable[int]) -> int:
         """The Yahtzee bonus these dice earn when scored now: 100 or 0."""
-        dice = check_dice(dice)
-        earns = self.joker_applies(dice) and self.score_of("yahtzee") == YAHTZEE_POINTS
-        return YAHTZEE_BONUS if earns else 0
+        rules = self.rules
+        dice = check_dice(dice, rules)
+        if not self.joker_applies(dice):
+            return 0
+        yahtzee = rules.box(rules.yahtzee_box)  # type: ignore[arg-type]
+        return rules.yahtzee_bonus if self.score_of(yahtzee.key) == yahtzee.points else 0
+
+    @property
+    def next_box(self) -> str | None:
+        """The first open box in card order (the only one a rule set that fills in order allows)."""
+        return next((box for box in self.open_boxes), None)
 
     def options(self, dice: Iterable[int]) -> dict[str, int]:
         """``{box: points}`` for every box these dice may go in now; {} when the card is full.
 
         The joker rule is applied; the 100-point Yahtzee bonus is not included (see ``bonus_for``).
+        A rule set that fills in order offers only the next box, scored by the plain rules.
 
         >>> card = Scorecard.from_boxes({"yahtzee": 50})
         >>> card.options([4, 4, 4, 4, 4])
         {'fours': 20}
         """
-        dice = check_dice(dice)
+        rules = self.rules
+        dice = check_dice(dice, rules)
         open_boxes = self.open_boxes
+        if rules.in_order:
+            return {box: rules.box(box).score(dice) for box in open_boxes[:1]}
         if not self.joker_applies(dice):
-            return {box: box_score(box, dice) for box in open_boxes}
-        face_box = UPPER[dice[0] - 1]
+            return {box: rules.box(box).score(dice) for box in open_boxes}
+        face_box = rules.face_box(dice[0])
         if face_box in open_boxes:
-            return {face_box: box_score(face_box, dice)}
-        open_lower = [box for box in open_boxes if box in LOWER]
+            return {face_box: rules.box(face_box).score(dice)}
+        open_lower = [box for box in open_boxes if box in rules.lower]
         if open_lower:
-            return {box: joker_score(box, dice) for box in open_lower}
+            return {box: rules.box(box).joker_score(dice) for box in open_lower}
         return {box: 0 for box in open_boxes}
 
     def fill(self, box: str, dice: Iterable[int]) -> Scorecard:
         """Score ``dice`` in ``box`` and return the new card; raise IllegalMove if not allowed."""
-        box = check_box(box)
-        dice = check_dice(dice)
+        rules = self.rules
+        box = check_box(box, rules)
+        dice = check_dice(dice, rules)
         if self.score_of(box) is not None:
-            raise IllegalMove(_("%(box)s is already filled."), box=LABELS[box])
+            raise IllegalMove(_("%(box)s is already filled."), box=rules.labels[box])
+        if rules.in_order and box != self.next_box:
+            raise IllegalMove(
+                _("Boxes are filled in order: the next one is %(box)s."),
+                box=rules.labels[self.next_box],  # type: ignore[index]
+            )
         options = self.options(dice)
         if box not in options:
             raise self._joker_violation(dice)
-        index = CATEGORIES.index(box)
+        index = rules.index(box)
         scores = self.scores[:index] + (options[box],) + self.scores[index + 1 :]
-        return Scorecard(self.multiple_yahtzees, scores, self.yahtzee_bonus + self.bonus_for(dice))
+        return Scorecard(rules, scores, self.yahtzee_bonus + self.bonus_for(dice))
 
     def _joker_violation(self, dice: tuple[int, ...]) -> IllegalMove:
-        face_box = UPPER[dice[0] - 1]
+        face_box = self.rules.face_box(dice[0])
         if face_box in self.open_boxes:
             return IllegalMove(
                 _("Joker rule: this Yahtzee must go in %(box)s while that box is open."),
-                box=LABELS[face_box],
+                box=self.rules.labels[face_box],  # type: ignore[index]
             )
         return IllegalMove(_("Joker rule: this Yahtzee must go in an open lower box."))

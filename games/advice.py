@@ -20,6 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
 
 logger = logging.getLogger(__name__)
@@ -32,22 +33,22 @@ _refused: dict[Path, tuple[int, int, int]] = {}  # a damaged file, by what stat(
 _rebuilt: set[Path] = set()  # files this process has started a rebuild of (once each)
 
 
-def is_ready(multiple_yahtzees: bool = True) -> bool:
-    """True when the table of this rules variant is loaded, or on disk and sound."""
-    return advisor(multiple_yahtzees) is not None
+def is_ready(rules: RuleSet = YAHTZEE) -> bool:
+    """True when the table of this rule set is loaded, or on disk and sound."""
+    return advisor(rules) is not None
 
 
-def advisor(multiple_yahtzees: bool = True) -> Advisor | None:
-    """The process-wide advisor for this variant, or None while its table is missing or damaged."""
+def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
+    """The process-wide advisor for this rule set, or None while its table is missing or damaged."""
     directory = storage.cache_dir()
-    file = storage.table_path(multiple_yahtzees, directory)
+    file = storage.table_path(rules, directory)
     with _lock:
         if file in _advisors:
             return _advisors[file]
         try:
             status = file.stat()
         except FileNotFoundError:
-            _missing(multiple_yahtzees, directory, file)
+            _missing(rules, directory, file)
             return None
         except OSError:
             return None  # unreadable: a solve could not write there either
@@ -55,44 +56,44 @@ def advisor(multiple_yahtzees: bool = True) -> Advisor | None:
         if _refused.get(file) == seen:
             return None  # the same damaged file: a stat per request, not a read and a checksum
         try:
-            loaded = Advisor.load(multiple_yahtzees, directory, build_if_missing=False)
+            loaded = Advisor.load(rules, directory, build_if_missing=False)
         except FileNotFoundError:  # removed since the stat
-            _missing(multiple_yahtzees, directory, file)
+            _missing(rules, directory, file)
             return None
         except storage.DamagedTable as damage:
             _refused[file] = seen
-            _damaged(multiple_yahtzees, directory, file, damage)
+            _damaged(rules, directory, file, damage)
             return None
         _advisors[file] = loaded
         return loaded
 
 
-def bot_can_play(bot: str, multiple_yahtzees: bool = True) -> bool:
+def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:
     """Whether this computer strength can play now (the greedy beginner needs no table)."""
-    return bot not in NEEDS_TABLE or is_ready(multiple_yahtzees)
+    return bot not in NEEDS_TABLE or is_ready(rules)
 
 
-def _missing(multiple_yahtzees: bool, directory: Path, file: Path) -> None:
+def _missing(rules: RuleSet, directory: Path, file: Path) -> None:
     """Have a missing table built in the background, the first time this process misses it."""
     if file in _rebuilt:  # being built, or its build failed (logged): a stat per request, no more
         return
     _rebuilt.add(file)
     logger.warning("Strategy table %s missing; building it in the background", file)
-    _solve_in_background(multiple_yahtzees, directory)
+    _solve_in_background(rules, directory)
 
 
-def _damaged(multiple_yahtzees: bool, directory: Path, file: Path, damage: Exception) -> None:
+def _damaged(rules: RuleSet, directory: Path, file: Path, damage: Exception) -> None:
     """Log a damaged table and have it rebuilt in the background, at most once per process."""
     if file in _rebuilt:  # damaged again after its rebuild: no loop of rebuilds
         logger.error("Strategy table damaged again (%s); not rebuilding it twice", damage)
         return
     _rebuilt.add(file)
     logger.error("Strategy table damaged (%s); treated as missing, rebuilding it", damage)
-    _solve_in_background(multiple_yahtzees, directory)
+    _solve_in_background(rules, directory)
 
 
-def _solve_in_background(multiple_yahtzees: bool, directory: Path) -> None:
-    """Start `manage.py solve --if-missing` for one variant, as `scripts/serve` does at start.
+def _solve_in_background(rules: RuleSet, directory: Path) -> None:
+    """Start `manage.py solve --if-missing` for one rule set, as `scripts/serve` does at start.
 
     A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads. If
     another solve of this table is running (`scripts/serve`'s, another server process's), this one
@@ -103,7 +104,7 @@ def _solve_in_background(multiple_yahtzees: bool, directory: Path) -> None:
         str(Path(settings.BASE_DIR) / "manage.py"),
         "solve",
         "--if-missing",
-        f"--variant={storage.VARIANT_NAMES[multiple_yahtzees]}",
+        f"--variant={rules.key}",
         f"--dir={directory}",
     ]
     threading.Thread(target=_run, args=(command,), name="strategy-solve", daemon=True).start()

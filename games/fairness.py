@@ -15,18 +15,17 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from core.answers import answers_refusals
 from core.identity import visitor_id
 from engine import dice
 from engine.rules import IllegalMove
 from games import services
 from games.models import Game
 from games.presenters.players import seat_name
-from games.responses import closed_page, error_page, refused_page
+from games.responses import answered_on_the_game, closed_page, error_page
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def add_seed(request: HttpRequest, game_id: str) -> HttpResponse:
     """Mix the player's own text into the dice, before the first roll."""
     services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
@@ -77,9 +76,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     check = None
     if not errors:
         try:
-            check = dice.check(
-                actions, len(seats), dice.key(seed, text), multiple_yahtzees=game.multiple_yahtzees
-            )
+            check = dice.check(actions, len(seats), dice.key(seed, text), rules=game.rules)
         except IllegalMove:  # a log changed behind its back beyond its dice
             message = gettext(
                 "This game's log does not replay: it was changed after it was written."

@@ -12,13 +12,17 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from engine.flow import _ as untranslated
-from engine.rules import NUM_DICE, IllegalMove
+from engine.rules import IllegalMove
+from engine.rulesets import RuleSet
 from engine.strategy.bots import BOTS
+from engine.words import _ as untranslated
+from games.models import STORED_RULES
 from games.playback import SPEEDS
 
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]
+# How many dice a roll's holds may name: a game's own count is checked when the move is played.
+DICE_COUNTS = frozenset(rules.dice for rules in STORED_RULES.values())
 
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
@@ -128,6 +132,10 @@ class SoloGameForm(forms.Form):
 
     multiple_yahtzees = forms.BooleanField(required=False, initial=True)
 
+    def rules(self) -> RuleSet:
+        """The rule set chosen: the official one, or multiple Yahtzees off (a valid form)."""
+        return STORED_RULES[self.cleaned_data["multiple_yahtzees"]]
+
 
 class ComputerGameForm(forms.Form):
     """A game against the computer at one of three strengths."""
@@ -233,7 +241,7 @@ def _move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
         seen = data.get("held")
         if seen is None:
             return {}
-        if len(seen) != NUM_DICE or set(seen) - {"0", "1"}:
+        if len(seen) not in DICE_COUNTS or set(seen) - {"0", "1"}:
             raise IllegalMove(untranslated("Say whether to hold or release the die."))
         return {"held": [c == "1" for c in seen]}
     if kind == "hold":

@@ -14,9 +14,9 @@ from typing import Any
 
 from core.refusals import COMPUTER_NOT_READY, ComputerNotReady, StaleAction
 from engine import dice
-from engine.flow import _
-from engine.rules import NUM_DICE, IllegalMove
+from engine.rules import IllegalMove
 from engine.strategy import bots
+from engine.words import _
 from games import advice, clock, events
 from games.models import Action, Game, Seat
 from games.rawsql import insert_rows, update_columns
@@ -68,7 +68,8 @@ class Log:
         seen = params.get("held")
         if seen is not None and tuple(seen) != turn.held:
             raise StaleAction(_("The held dice changed in another window: here they are now."))
-        slots = [i for i in range(NUM_DICE) if not turn.dice or not turn.held[i]]
+        count = self.state.rules.dice
+        slots = [i for i in range(count) if not turn.dice or not turn.held[i]]
         if roll is not None:
             fresh = roll(len(slots))
         elif self.game.seed:
@@ -78,7 +79,7 @@ class Log:
             fresh = dice.faces(dice_key, seat, number, turn.rolls + 1, slots)
         else:  # a game from before seeds
             fresh = roll_dice(len(slots))
-        rolled = list(turn.dice) if turn.dice else [0] * NUM_DICE
+        rolled = list(turn.dice) if turn.dice else [0] * count
         for slot, face in zip(slots, fresh, strict=True):
             rolled[slot] = face
         return {"dice": rolled}
@@ -123,7 +124,7 @@ def play_computer_turns(log: Log, roll: Roll | None) -> None:
 
 def play_turn(log: Log, position: int, strength: str, roll: Roll | None, rng) -> None:
     """Play the rest of the seat's turn as the computer of this strength, from where it is."""
-    advisor = advice.advisor(log.game.multiple_yahtzees)
+    advisor = advice.advisor(log.game.rules)
     if advisor is None and strength in advice.NEEDS_TABLE:
         raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
     if not log.state.turn.dice:

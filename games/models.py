@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from engine.flow import GameState, Turn, replay
-from engine.rules import CATEGORIES, NUM_DICE, Scorecard
+from engine.rules import Scorecard
+from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS, RuleSet
 
 # Registered with the games app from here, where Django looks for its models.
 from games.openpages import OpenPage as OpenPage
@@ -30,13 +31,17 @@ def new_game_id() -> str:
 
 
 def empty_scores() -> list[None]:
-    """The scores of an empty card, as stored."""
-    return [None] * len(CATEGORIES)
+    """The scores of an empty card, as stored (every rule set stored has 13 boxes)."""
+    return [None] * YAHTZEE.turns
 
 
 def no_holds() -> list[bool]:
-    """Five released dice, as stored."""
-    return [False] * NUM_DICE
+    """Five released dice, as stored (every rule set stored has five dice)."""
+    return [False] * YAHTZEE.dice
+
+
+STORED_RULES = {True: YAHTZEE, False: YAHTZEE_NO_BONUS}
+"""The rule set of a game by its stored ``multiple_yahtzees``: the one place that reads it."""
 
 
 class GameQuerySet(models.QuerySet):
@@ -117,7 +122,7 @@ class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SOLO)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
-    multiple_yahtzees = models.BooleanField(default=True)
+    multiple_yahtzees = models.BooleanField(default=True)  # its rule set: see ``rules``
     # A ranked match (online, two players): its end rates both players, once (lobby.ranked).
     ranked = models.BooleanField(default=False)
     # A diamond match: what each player staked (0: none). The pot is held by lobby.diamonds.
@@ -223,6 +228,19 @@ class Game(models.Model):
         current = next((s for s in seats if s.position == self.current_seat), None)
         return current or (seats[0] if seats else None)
 
+    @property
+    def rules(self) -> RuleSet:
+        """The game's rule set, from its stored ``multiple_yahtzees`` (``STORED_RULES``)."""
+        return STORED_RULES[self.multiple_yahtzees]
+
+    @rules.setter
+    def rules(self, rules: RuleSet) -> None:
+        """Store ``rules`` (``Game(rules=...)`` too); ValueError for one a game cannot store."""
+        stored = [flag for flag, known in STORED_RULES.items() if known == rules]
+        if not stored:
+            raise ValueError(f"a game cannot store the rule set {rules.key!r}")
+        self.multiple_yahtzees = stored[0]
+
     def state(self) -> GameState:
         """The stored snapshot as a rules-level GameState."""
         cards = tuple(seat.card() for seat in self.ordered_seats())
@@ -254,7 +272,7 @@ class Game(models.Model):
         """The state reached by replaying the action log from the start."""
         actions = [(a.seat, a.kind, a.payload) for a in self.actions.order_by("seq")]
         seats = self.seats.count()
-        return replay(actions, seats, multiple_yahtzees=self.multiple_yahtzees)
+        return replay(actions, seats, rules=self.rules)
 
 
 class Seat(models.Model):
@@ -287,7 +305,7 @@ class Seat(models.Model):
 
     def card(self) -> Scorecard:
         """This seat's card as a rules-level Scorecard."""
-        return Scorecard(self.game.multiple_yahtzees, tuple(self.scores), self.yahtzee_bonus)
+        return Scorecard(self.game.rules, tuple(self.scores), self.yahtzee_bonus)
 
 
 class ActionQuerySet(AppendOnlyQuerySet):

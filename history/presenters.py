@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
-from engine.flow import _
+from engine.words import _
 from games.models import Game
 from games.presenters.players import seat_name
 from history.models import Summary

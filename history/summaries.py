@@ -29,7 +29,6 @@ from django.utils import timezone
 
 from engine.analysis import Analysis, analyse
 from engine.flow import GameState, replay
-from engine.rules import YAHTZEE_BONUS
 from games import advice
 from games.models import Game, Seat
 from history.models import Summary
@@ -49,14 +48,14 @@ def actions_of(game: Game) -> list[tuple[int, str, dict]]:
 
 def analysis_of(game: Game, seat: int, actions=None) -> Analysis | None:
     """Every decision of ``seat`` valued by the perfect player (None while its table is missing)."""
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         return None
     return analyse(
         actions if actions is not None else actions_of(game),
         seats=len(game.ordered_seats()),
         seat=seat,
-        multiple_yahtzees=game.multiple_yahtzees,
+        rules=game.rules,
         advisor=advisor,
     )
 
@@ -70,7 +69,7 @@ def summarise(
     if actions is None and (valued or state is None):  # the last move's own: not read again
         actions = actions_of(game)
     if state is None:
-        state = replay(actions, len(seats), multiple_yahtzees=game.multiple_yahtzees)
+        state = replay(actions, len(seats), rules=game.rules)
     results = state.results()
     summaries = []
     for seat in seats:
@@ -90,7 +89,7 @@ def summarise(
                 finished_at=game.updated_at or timezone.now(),
                 total=card.total,
                 upper_bonus=card.upper_bonus > 0,
-                yahtzees=(card.boxes.get("yahtzee") == 50) + card.yahtzee_bonus // YAHTZEE_BONUS,
+                yahtzees=card.yahtzees,
                 result=results[seat.position] if len(seats) > 1 else 1.0,
                 forfeited=seat.position in state.forfeited,
                 complete=card.is_full,

@@ -11,7 +11,7 @@ import ipaddress
 from django.core.cache import cache
 from django.utils import timezone
 
-from engine.flow import _
+from engine.words import _
 from games.services import ActionRefused
 from lobby.models import Player
 

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from engine.flow import _
+from engine.words import _
 from games.models import Game
 from games.services import ActionRefused
 from lobby.models import DiamondEntry, Player

@@ -11,7 +11,7 @@ from django.db.models import Case, Q, When
 from django.utils import timezone
 
 from core.locks import serialize_on
-from engine.flow import _
+from engine.words import _
 from games import clock
 from games.forms import clean_name
 from games.models import Game

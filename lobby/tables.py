@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from core.locks import serialize_on
-from engine.flow import _
+from engine.words import _
 from games import clock, presence
 from games.models import Game
 from games.services import ActionRefused, NotFound, StaleAction

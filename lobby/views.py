@@ -15,9 +15,9 @@ from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.identity import rotate_session_key, visitor_id
 from core.refusals import ActionRefused
-from engine.flow import _
+from engine.words import _
 from games.models import Game
-from games.responses import refused_page
+from games.responses import answered_on_the_game
 from lobby import presenters, ranked, services
 
 
@@ -211,7 +211,7 @@ def start_table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
     """Offer or accept a rematch of a finished online game."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
@@ -223,7 +223,7 @@ def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
-@answers_refusals(refused_page)
+@answered_on_the_game
 def decline_rematch(request: HttpRequest, game_id: str) -> HttpResponse:
     """Decline a rematch offered by another player of a finished online game."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)

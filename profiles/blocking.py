@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core.locks import serialize_on
-from engine.flow import _
+from engine.words import _
 from games.services import ActionRefused, NotFound
 from lobby import notify
 from lobby.access import Forbidden

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from engine import rating as ratings
-from engine.flow import _
+from engine.words import _
 from games.models import Game, Seat
 from history import stats
 from history.models import Summary

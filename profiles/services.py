@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.identity import browser_mark
-from engine.flow import _
+from engine.words import _
 from games.services import ActionRefused
 from lobby import notify
 from lobby.access import Forbidden, check_rate, player_of

@@ -9,6 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from daily import services as daily
+from daily.models import Attempt
+from engine.rules import CATEGORIES
+from games import services
 from games.models import Game, Seat
 from lobby.models import Challenge, Player
 from tests.factories import VISITOR
@@ -76,3 +80,28 @@ def refusal_text(client: Client, response, status: int) -> str:
     assert page.status_code == 200
     assert page.text.count('role="alert"') == 1
     return page.text
+
+
+def start_daily(visitor: str) -> Game:
+    """Start this browser's attempt at the day's challenge, through the page."""
+    client_for(visitor).post("/daily/start/")
+    return Attempt.objects.get(visitor=visitor, challenge__day=daily.today()).game
+
+
+def daily_move(game: Game, visitor: str, kind: str, **params) -> None:
+    game.refresh_from_db()
+    services.perform(game.id, visitor, kind, params, game.step)
+
+
+def finish_daily(game: Game, visitor: str, boxes=CATEGORIES) -> Game:
+    """Play the attempt to its end, one roll a turn, each scored in the first of ``boxes`` the
+    rules allow: a Yahtzee's forced joker may not allow the next one (the day's dice are random)."""
+    game.refresh_from_db()
+    while game.status != Game.Status.FINISHED:
+        if not game.rolls:
+            daily_move(game, visitor, "roll")
+            game.refresh_from_db()
+        options = game.state().cards[0].options(game.dice)
+        daily_move(game, visitor, "score", box=next(box for box in boxes if box in options))
+        game.refresh_from_db()
+    return game

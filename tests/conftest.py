@@ -105,10 +105,12 @@ def _fresh_rate_limits():
 
 @pytest.fixture(scope="session")
 def strategy_tables():
-    """The solved tables of both variants in the configured directory, built once if missing."""
+    """The solved tables of both rule sets in the configured directory, built once if missing,
+    by rule set."""
+    from engine.rulesets import RULE_SETS
     from engine.strategy import Advisor
 
-    return {multiple: Advisor.load(multiple) for multiple in (True, False)}
+    return {rules: Advisor.load(rules) for rules in RULE_SETS.values()}
 
 
 @pytest.fixture(scope="session")

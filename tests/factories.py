@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from types import SimpleNamespace
+from unittest import mock
 
+from engine.rulesets import YAHTZEE, RuleSet
 from games import services
 from games.models import Game
 
@@ -33,10 +37,10 @@ def make_game(
     turns: Iterable[tuple[Sequence[int], str]] = (),
     *,
     visitor: str = VISITOR,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = YAHTZEE,
 ) -> Game:
     """A solo game after the given turns, each rolled once as ``(dice, box)`` and scored."""
-    game = services.start_solo_game(visitor, multiple_yahtzees=multiple_yahtzees)
+    game = services.start_solo_game(visitor, rules=rules)
     for dice, box in turns:
         act(game, "roll", visitor, dice)
         act(game, "score", visitor, box=box)
@@ -86,3 +90,22 @@ def finished_table(visitor: str = VISITOR) -> Game:
         visitor, ["Ana", "Bo", ""], mode=Game.Mode.LOCAL, bots={2: "beginner"}
     )
     return play_out(game)
+
+
+BO, AL = "visitor-bo", "visitor-al"  # the seats of a timed game
+
+
+def timed_game(seconds: int = 60, *, third: bool = False) -> Game:
+    """A two-player online game with a turn timer; Bo plays first (then Al, then Cy: ``third``)."""
+    players = [SimpleNamespace(name="Bo", visitor=BO), SimpleNamespace(name="Al", visitor=AL)]
+    if third:
+        players.append(SimpleNamespace(name="Cy", visitor="visitor-cy"))
+    return services.start_online_game(players, turn_seconds=seconds)
+
+
+def at(game: Game, seconds: float):
+    """Patch the clock to ``seconds`` after the turn in play started."""
+    game.refresh_from_db()
+    return mock.patch(
+        "django.utils.timezone.now", return_value=game.turn_started_at + timedelta(seconds=seconds)
+    )

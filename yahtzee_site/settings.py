@@ -273,7 +273,7 @@ for _proxy in TRUSTED_PROXIES:
 # "connection open"; "connection closed" too, by the websockets version): lines on every page
 # view that bury what a host reads. Dropped; its start-up lines, refusals (403) and errors stay.
 # uvicorn configures its loggers as it starts, and Django this LOGGING when uvicorn loads the
-# application, after: the filter is added to uvicorn's own set-up (tests/test_hosting.py).
+# application, after: the filter is added to uvicorn's own set-up (tests/live/test_hosting.py).
 _PER_SOCKET_LINES = frozenset(
     {'%s - "WebSocket %s" [accepted]', "connection open", "connection closed"}
 )

@@ -23,8 +23,8 @@ Why both stay (measured 2026-12-01 on the shared 2-core machine, load 4-10, alte
 p99.9 of a commit 8-14 ms with the checkpointer thread against 21-26 ms without it in the three
 pairs run below load 9 (6-7 against 16-19 ms on a quiet machine, docs/benchmarks.md). The lock
 overrides private methods of Django's SQLite backend (``_start_transaction_under_autocommit``,
-``_commit``, ``_rollback``, ``_close``): tests/test_sqlite_writers.py checks that writers take
-turns on it and that every way a transaction ends gives it back.
+``_commit``, ``_rollback``, ``_close``): tests/services/test_sqlite_writers.py checks that writers
+take turns on it and that every way a transaction ends gives it back.
 """
 
 from __future__ import annotations

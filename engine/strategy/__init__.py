@@ -1,7 +1,9 @@
 """Optimal strategy for solitaire Yahtzee: exact values, ranked moves, bots, odds, simulation.
 
-Pure Python + numpy, no Django. The rules come from ``engine.rules`` (the only definition of the
-boxes); this package adds what optimal play means under them.
+Pure Python + numpy, no Django. The rules come from ``engine.rulesets`` (the only definition of
+the boxes); this package adds what optimal play means under a rule set. It solves the rule sets
+that have Yahtzee's five dice, 13 boxes and upper bonus, with or without the Yahtzee bonus and
+joker (``points.check_solvable``), and refuses any other with a ValueError.
 
 How it works, in brief (details in ``solver.py``):
 
@@ -16,7 +18,7 @@ How it works, in brief (details in ``solver.py``):
   never builds it in a request, see ``games.advice``).
 * ``Advisor`` answers positions from it: ``expected_total(card)`` and ``options(card, dice,
   rolls_left)``. A new game is worth 254.5877 points on average with the 100-point Yahtzee bonus
-  and forced joker (the official rules), and 245.8708 without them (``multiple_yahtzees=False``).
+  and forced joker (``rulesets.YAHTZEE``), and 245.8708 without them (``YAHTZEE_NO_BONUS``).
 
 >>> from engine.rules import Scorecard
 >>> from engine.strategy import Advisor

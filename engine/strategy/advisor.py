@@ -12,13 +12,16 @@ from typing import Literal
 
 import numpy as np
 
-from engine.rules import CATEGORIES, UPPER_BONUS, YAHTZEE_POINTS, Scorecard, check_dice
+from engine.rules import Scorecard, check_dice
+from engine.rulesets import YAHTZEE as OFFICIAL
+from engine.rulesets import RuleSet
 from engine.strategy import storage
 from engine.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
-from engine.strategy.points import NUM_UPPER, U_CAP, YAHTZEE
+from engine.strategy.points import NUM_UPPER, U_CAP, YAHTZEE, YAHTZEE_MADE, check_solvable
 from engine.strategy.solver import count_states, solve, turn_arrays
 
 PathLike = str | os.PathLike[str]
+"""A directory or a ``.npy`` file, as a string or a path."""
 Move = tuple[Literal["keep"], tuple[int, ...]] | tuple[Literal["score"], str]
 """A move: ``("keep", kept_dice_sorted)`` (reroll the others) or ``("score", box)``."""
 
@@ -35,31 +38,32 @@ def state_of(card: Scorecard) -> State:
         if points is not None:
             mask |= 1 << i
     u = min(U_CAP, card.upper_subtotal)
-    y = int(card.multiple_yahtzees and card.scores[YAHTZEE] == YAHTZEE_POINTS)
+    y = int(card.rules.joker and card.scores[YAHTZEE] == YAHTZEE_MADE)
     return mask, u, y
 
 
 class Advisor:
-    """Optimal-strategy advice for one rules variant, backed by its solved table.
+    """Optimal-strategy advice for one rule set, backed by its solved table.
 
-    Cards of the other variant are handed to a sibling advisor loaded from the same place.
+    Cards of another rule set are handed to a sibling advisor loaded from the same place.
     """
 
     def __init__(
         self,
         table: np.ndarray,
-        multiple_yahtzees: bool = True,
+        rules: RuleSet = OFFICIAL,
         *,
         path: PathLike | None = None,
         cache_size: int = 4096,
     ) -> None:
         self.table = table
-        self.multiple_yahtzees = multiple_yahtzees
+        self.rules = check_solvable(rules)
         self.path = path
         self._cache: OrderedDict[State, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._sibling: Advisor | None = None
+        # The advisors of every rule set met so far, shared by all of them (one table each).
+        self._siblings: dict[RuleSet, Advisor] = {rules: self}
         self._builds_sibling = True  # load(build_if_missing=False) turns it off
         self.build_seconds: float | None = None  # set by build(): how long the solve took
 
@@ -68,50 +72,51 @@ class Advisor:
     @classmethod
     def load(
         cls,
-        multiple_yahtzees: bool = True,
+        rules: RuleSet = OFFICIAL,
         path: PathLike | None = None,
         *,
         build_if_missing: bool = True,
         progress: object = None,
     ) -> Advisor:
-        """Load a variant's table from ``path`` (directory or .npy file; default the cache dir).
+        """Load a rule set's table from ``path`` (directory or .npy file; default the cache dir).
 
         When the table is missing or damaged it is built once and saved (about 10-40 s), unless
         ``build_if_missing`` is false: then FileNotFoundError (missing) or ``DamagedTable`` (a
-        ValueError) is raised, and so it is later for the other variant's table (see ``_for``).
+        ValueError) is raised, and so it is later for another rule set's table (see ``_for``).
+        A rule set the solver cannot solve raises ValueError.
         """
-        file = storage.table_path(multiple_yahtzees, path)
+        file = storage.table_path(check_solvable(rules), path)
         try:
             table = storage.load_table(file)
         except (FileNotFoundError, storage.DamagedTable):
             if not build_if_missing:
                 raise
-            return build(multiple_yahtzees, path, progress=progress)
-        advisor = cls(table, multiple_yahtzees, path=path)
+            return build(rules, path, progress=progress)
+        advisor = cls(table, rules, path=path)
         advisor._builds_sibling = build_if_missing
         return advisor
 
     @staticmethod
-    def table_exists(multiple_yahtzees: bool = True, path: PathLike | None = None) -> bool:
+    def table_exists(rules: RuleSet = OFFICIAL, path: PathLike | None = None) -> bool:
         """True when a file of the table's size is on disk (a stat: ``load`` still checks it)."""
-        return storage.table_exists(multiple_yahtzees, path)
+        return storage.table_exists(rules, path)
 
     @staticmethod
-    def is_ready(multiple_yahtzees: bool = True, path: PathLike | None = None) -> bool:
+    def is_ready(rules: RuleSet = OFFICIAL, path: PathLike | None = None) -> bool:
         """Same as ``table_exists``; the site asks ``games.advice.is_ready``, which loads it."""
-        return storage.table_exists(multiple_yahtzees, path)
+        return storage.table_exists(rules, path)
 
     def _for(self, card: Scorecard) -> Advisor:
-        """The advisor of the card's variant: self, or the sibling for the other one."""
-        if card.multiple_yahtzees == self.multiple_yahtzees:
+        """The advisor of the card's rule set: self, or a sibling loaded from the same place."""
+        if card.rules is self.rules or card.rules == self.rules:
             return self
         with self._lock:
-            if self._sibling is None:
-                self._sibling = Advisor.load(
-                    card.multiple_yahtzees, self.path, build_if_missing=self._builds_sibling
-                )
-                self._sibling._sibling = self
-            return self._sibling
+            sibling = self._siblings.get(card.rules)
+            if sibling is None:
+                sibling = Advisor.load(card.rules, self.path, build_if_missing=self._builds_sibling)
+                sibling._siblings = self._siblings
+                self._siblings[card.rules] = sibling
+            return sibling
 
     # ----- values -----------------------------------------------------------------------------
 
@@ -138,7 +143,7 @@ class Advisor:
         boxes ``card.options(dice)`` allows. On a tie, scoring comes before keeping.
         """
         advisor = self._for(card)
-        dice = check_dice(dice)
+        dice = check_dice(dice, card.rules)
         if rolls_left not in (0, 1, 2):
             raise ValueError("rolls_left must be 0, 1 or 2")
         if card.is_full:
@@ -167,14 +172,14 @@ class Advisor:
     def _score_gain(self, state: State, box: str, points: int, yahtzee_bonus: int) -> float:
         """Points + bonuses + future value of putting ``points`` in ``box`` now."""
         mask, u, y = state
-        c = CATEGORIES.index(box)
+        c = self.rules.index(box)
         if c < NUM_UPPER:
             raw = u + points
-            bonus = UPPER_BONUS if u < U_CAP <= raw else 0
+            bonus = self.rules.upper_bonus.points if u < U_CAP <= raw else 0
             u = min(raw, U_CAP)
         else:
             bonus = 0
-            if c == YAHTZEE and self.multiple_yahtzees and points == YAHTZEE_POINTS:
+            if c == YAHTZEE and self.rules.joker and points == YAHTZEE_MADE:
                 y = 1
         future = float(self.table[mask | 1 << c, u, y])
         return points + bonus + yahtzee_bonus + future
@@ -201,7 +206,7 @@ class Advisor:
         if not missing:
             return {}
         masks, us, ys = (np.array(column) for column in zip(*missing, strict=True))
-        _, e1, e2, _ = turn_arrays(masks, us, ys, self.table, self.multiple_yahtzees)
+        _, e1, e2, _ = turn_arrays(masks, us, ys, self.table, self.rules)
         computed = {state: np.stack([e1[:, j], e2[:, j]]) for j, state in enumerate(missing)}
         with self._lock:
             self._cache.update(computed)
@@ -215,26 +220,26 @@ _build_lock = threading.Lock()
 
 
 def build(
-    multiple_yahtzees: bool = True, path: PathLike | None = None, progress: object = None
+    rules: RuleSet = OFFICIAL, path: PathLike | None = None, progress: object = None
 ) -> Advisor:
-    """Solve a variant, save its table (atomically) and return an advisor over it.
+    """Solve a rule set, save its table (atomically) and return an advisor over it.
 
     ``progress``: a tqdm-like object (``update(n)`` per batch of states; its ``total`` is set if
     unset) or a callable ``(states_done, states_total)``.
     """
     if progress is not None and hasattr(progress, "update") and not getattr(progress, "total", 1):
-        progress.total = count_states(multiple_yahtzees)
+        progress.total = count_states(rules)
         if hasattr(progress, "refresh"):
             progress.refresh()
     with _build_lock:
         started = time.perf_counter()
-        table = solve(multiple_yahtzees, progress=progress)
+        table = solve(rules, progress=progress)
         storage.check_values(table)  # never save a table that every reader would refuse
-        file = storage.table_path(multiple_yahtzees, path)
+        file = storage.table_path(rules, path)
         try:
             storage.save_table(table, file)
         except OSError as exc:  # still usable from memory; only the next start pays again
             warnings.warn(f"could not save the strategy table to {file}: {exc}", stacklevel=2)
-        advisor = Advisor(table, multiple_yahtzees, path=path)
+        advisor = Advisor(table, rules, path=path)
         advisor.build_seconds = time.perf_counter() - started
     return advisor

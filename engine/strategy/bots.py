@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.rules import CATEGORIES, Scorecard, check_dice
+from engine.rules import Scorecard, check_dice
 from engine.strategy.advisor import Advisor, Move
+from engine.words import _
 
 
 class RandomSource(Protocol):
@@ -25,14 +26,6 @@ class RandomSource(Protocol):
     def random(self) -> float:
         """A float in [0, 1)."""
         ...
-
-
-def _(message: str) -> str:
-    """Marks a message for the translation catalogue; the site translates it where it shows it.
-
-    This package imports nothing of Django (``gettext_noop`` is the same identity function).
-    """
-    return message
 
 
 @dataclass(frozen=True)
@@ -98,7 +91,7 @@ def choose_move(
     rng: RandomSource,
 ) -> Move:
     """The move bot ``bot_id`` makes in this position (see the module docstring)."""
-    dice = check_dice(dice)
+    dice = check_dice(dice, card.rules)
     if rolls_left not in (0, 1, 2):
         raise ValueError("rolls_left must be 0, 1 or 2")
     if card.is_full:
@@ -129,7 +122,7 @@ def beginner_move(card: Scorecard, dice: tuple[int, ...], rolls_left: int) -> Mo
     """A greedy player: keep the most common face, take made hands, score the most points now."""
     options = card.options(dice)
     # Highest points now; among equal points the first box on the card.
-    best_box = max(options, key=lambda box: (options[box], -CATEGORIES.index(box)))
+    best_box = max(options, key=lambda box: (options[box], -card.rules.index(box)))
     if rolls_left == 0:
         return ("score", best_box)
     if best_box in _MADE_HANDS and options[best_box] > 0:

@@ -1,4 +1,4 @@
-"""Dice combinatorics shared by the solver, the odds and the simulator (numpy, no rules).
+"""Dice combinatorics shared by the solver, the odds and the simulator (numpy, five dice).
 
 Five dice are order-free, so a roll is a sorted 5-tuple (252 of them) and a keep is a sorted tuple
 of 0-5 dice (462 of them). ``KEEPS`` lists every keep by size (smallest first), so the
@@ -14,10 +14,10 @@ from math import factorial
 
 import numpy as np
 
-NUM_DICE = 5
-"""Dice per roll."""
-FACES = 6
-"""Faces per die."""
+from engine.rulesets import FACES, YAHTZEE
+
+NUM_DICE = YAHTZEE.dice
+"""Dice per roll of the rule sets these tables serve (``points.check_solvable``): five."""
 
 KEEPS: tuple[tuple[int, ...], ...] = tuple(
     keep

@@ -9,8 +9,8 @@ five dice means standing on them: the chance is then 1 or 0.
 
 The box-maximising policy is optimal, so it is never worse than a fixed rule of thumb. For the
 Yahtzee from nothing held with 3 rolls it gives exactly the same number as "keep the most common
-face each roll": 2,783,176 / 60,466,176 (about 4.603%); ``tests/test_strategy.py`` checks both
-against an exact rational computation.
+face each roll": 2,783,176 / 60,466,176 (about 4.603%); ``tests/engine/test_strategy.py`` checks
+both against an exact rational computation.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from functools import cache
 
 import numpy as np
 
-from engine.rules import CATEGORIES, Scorecard, box_score
+from engine.rules import Scorecard
+from engine.rulesets import RuleSet
 from engine.strategy.dice import KEEP_INDEX, NUM_DICE, ROLLS, TRANSITION, best_keep_inplace
 
 ODDS_BOXES = (
@@ -53,13 +54,11 @@ def _yahtzees_score(box: str, card: Scorecard) -> tuple[bool, ...]:
 
 
 @cache
-def _success(box: str, yahtzees: tuple[bool, ...]) -> np.ndarray:
+def _success(rules: RuleSet, box: str, yahtzees: tuple[bool, ...]) -> np.ndarray:
     """(252,): 1.0 where a roll scores in ``box``, with ``yahtzees`` for the six Yahtzees."""
+    scores = rules.box(box).score
     values = np.array(
-        [
-            yahtzees[roll[0] - 1] if len(set(roll)) == 1 else box_score(box, roll) > 0
-            for roll in ROLLS
-        ],
+        [yahtzees[roll[0] - 1] if len(set(roll)) == 1 else scores(roll) > 0 for roll in ROLLS],
         dtype=float,
     )
     values.flags.writeable = False
@@ -67,9 +66,9 @@ def _success(box: str, yahtzees: tuple[bool, ...]) -> np.ndarray:
 
 
 @cache
-def _chance_by_keep(box: str, rolls: int, yahtzees: tuple[bool, ...]) -> np.ndarray:
+def _chance_by_keep(rules: RuleSet, box: str, rolls: int, yahtzees: tuple[bool, ...]) -> np.ndarray:
     """(462,): chance of scoring ``box`` holding each keep with ``rolls`` rolls still to make."""
-    final = _success(box, yahtzees)[:, None]
+    final = _success(rules, box, yahtzees)[:, None]
     for _ in range(rolls - 1):
         # Before each later roll the player holds the keep that maximises the chance.
         final = best_keep_inplace(TRANSITION @ final).copy()
@@ -85,8 +84,10 @@ def chance(box: str, kept: Sequence[int], rolls: int, card: Scorecard = FRESH_CA
     >>> chance("large_straight", (6, 6, 6, 6, 6), 2, card)  # five sixes: a joker worth 40
     1.0
     """
-    if box not in CATEGORIES:
+    if not card.rules.has_box(box):
         raise ValueError(f"no box called {box!r}")
+    if card.rules.dice != NUM_DICE:
+        raise ValueError(f"the odds are worked out for {NUM_DICE} dice, not {card.rules.dice}")
     keep = tuple(sorted(kept))
     if len(keep) > NUM_DICE or any(f not in range(1, 7) for f in keep):
         raise ValueError("kept dice must be 0-5 faces from 1 to 6")
@@ -96,7 +97,8 @@ def chance(box: str, kept: Sequence[int], rolls: int, card: Scorecard = FRESH_CA
         if len(keep) != NUM_DICE:
             raise ValueError("with no roll left all five dice must be given")
         return 1.0 if scores_in(box, keep, card) else 0.0
-    return float(_chance_by_keep(box, rolls, _yahtzees_score(box, card))[KEEP_INDEX[keep]])
+    by_keep = _chance_by_keep(card.rules, box, rolls, _yahtzees_score(box, card))
+    return float(by_keep[KEEP_INDEX[keep]])
 
 
 def box_odds(

@@ -1,43 +1,66 @@
 """The state space's sizes and what every roll scores in every box, as numpy tables.
 
-All taken from ``engine.rules``, so that the project has one definition of every box; the solver,
-the advisor and the simulations read them from here.
+All asked of the card the solver knows (``SOLVED``: Yahtzee's 13 boxes, five dice, 63 for the
+upper bonus), whose boxes score through ``engine.rulesets``, so that the project has one
+definition of every box; the solver, the advisor and the simulations read them from here.
+``check_solvable`` says which rule sets these tables fit: the official rules and the game without
+multiple Yahtzees differ only in what an extra Yahtzee does, which the solver asks at run time.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.rules import (
-    CATEGORIES,
-    LOWER,
-    UPPER,
-    UPPER_BONUS_THRESHOLD,
-    box_score,
-    joker_score,
-)
-from engine.strategy.dice import NUM_ROLLS, ROLLS
+from engine.rulesets import YAHTZEE, RuleSet, Section
+from engine.strategy.dice import NUM_DICE, NUM_ROLLS, ROLLS
 
-NUM_BOXES = len(CATEGORIES)
+SOLVED = YAHTZEE
+"""The card these tables are built for: every rule set the solver solves has its boxes."""
+
+
+def check_solvable(rules: RuleSet) -> RuleSet:
+    """Return ``rules`` if the solver can solve it, else raise a ValueError saying why not.
+
+    It solves five dice, the boxes of Yahtzee with their upper bonus, filled in any order, with or
+    without the Yahtzee bonus and joker; anything else would need tables of its own.
+    """
+    if rules is SOLVED:
+        return rules
+    problems = [
+        f"{rules.dice} dice, not {NUM_DICE}" if rules.dice != NUM_DICE else "",
+        "other boxes" if rules.boxes != SOLVED.boxes else "",
+        "another upper bonus" if rules.upper_bonus != SOLVED.upper_bonus else "",
+        "boxes filled in order" if rules.in_order else "",
+        "another Yahtzee bonus" if rules.yahtzee_bonus not in (0, SOLVED.yahtzee_bonus) else "",
+    ]
+    if any(problems):
+        why = ", ".join(p for p in problems if p)
+        raise ValueError(f"the solver cannot solve the rule set {rules.key!r}: {why}")
+    return rules
+
+
+NUM_BOXES = SOLVED.turns
 """13 boxes, so 13 turns."""
 NUM_MASKS = 1 << NUM_BOXES
 """Number of filled-box masks (8192)."""
 FULL_MASK = NUM_MASKS - 1
 """The mask of a full card."""
-U_CAP = UPPER_BONUS_THRESHOLD
+U_CAP = SOLVED.upper_bonus.threshold
 """The upper subtotal is tracked up to 63, where the bonus is won."""
 NUM_U = U_CAP + 1
 """Upper subtotal values 0..63."""
 TABLE_SHAPE = (NUM_MASKS, NUM_U, 2)
 """Shape of the table: (mask, capped upper subtotal, Yahtzee box holds 50)."""
-YAHTZEE = CATEGORIES.index("yahtzee")
+YAHTZEE = SOLVED.index(SOLVED.yahtzee_box)  # type: ignore[arg-type]
 """Index of the Yahtzee box."""
 YAHTZEE_BIT = 1 << YAHTZEE
 """Mask bit of the Yahtzee box."""
-NUM_UPPER = len(UPPER)
+YAHTZEE_MADE = SOLVED.boxes[YAHTZEE].points
+"""Points of a Yahtzee in its box (50): with them there, extra Yahtzees earn the bonus."""
+NUM_UPPER = len(SOLVED.upper)
 """The first six boxes are the upper section (box i counts face i + 1)."""
 
-BOX_POINTS = np.array([[box_score(box, roll) for roll in ROLLS] for box in CATEGORIES], dtype=float)
+BOX_POINTS = np.array([[box.score(roll) for roll in ROLLS] for box in SOLVED.boxes], dtype=float)
 """(13, 252): plain points of every roll in every box."""
 
 YAHTZEE_ROLLS = np.array([ROLLS.index((f,) * 5) for f in range(1, 7)])
@@ -50,10 +73,10 @@ IS_YAHTZEE_ROLL[YAHTZEE_ROLLS] = True
 JOKER_POINTS = np.array(
     [
         [
-            joker_score(box, (f,) * 5) if box in LOWER else box_score(box, (f,) * 5)
+            box.joker_score((f,) * 5) if box.section is Section.LOWER else box.score((f,) * 5)
             for f in range(1, 7)
         ]
-        for box in CATEGORIES
+        for box in SOLVED.boxes
     ],
     dtype=float,
 )

@@ -17,7 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from engine.rules import UPPER_BONUS, YAHTZEE_BONUS, YAHTZEE_POINTS, Scorecard
+from engine.rules import Scorecard
+from engine.rulesets import YAHTZEE as OFFICIAL
+from engine.rulesets import RuleSet
 from engine.strategy.advisor import Advisor
 from engine.strategy.bots import BOTS, choose_move
 from engine.strategy.dice import (
@@ -37,6 +39,7 @@ from engine.strategy.points import (
     U_CAP,
     YAHTZEE,
     YAHTZEE_BIT,
+    YAHTZEE_MADE,
 )
 from engine.strategy.solver import turn_arrays
 
@@ -57,7 +60,7 @@ def simulate(
     games: int,
     seed: int = 0,
     advisor: Advisor | None = None,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = OFFICIAL,
     progress: Callable[[int], object] | None = None,
 ) -> np.ndarray:
     """Final totals (int array) of ``games`` games played by bot ``bot_id`` from ``seed``.
@@ -67,9 +70,9 @@ def simulate(
     if bot_id not in BOTS:
         raise ValueError(f"no bot called {bot_id!r}")
     if advisor is None and BOTS[bot_id].uses_advisor:
-        advisor = Advisor.load(multiple_yahtzees)
-    if advisor is not None and advisor.multiple_yahtzees != multiple_yahtzees:
-        advisor = advisor._for(Scorecard(multiple_yahtzees))
+        advisor = Advisor.load(rules)
+    if advisor is not None and advisor.rules != rules:
+        advisor = advisor._for(Scorecard(rules))
     dice_rng = np.random.default_rng(seed)
     bot_rng = random.Random(seed)
     totals = []
@@ -78,7 +81,7 @@ def simulate(
         if bot_id == "optimal":
             totals.append(play_optimal(advisor, dice)[0])
         else:
-            totals.append(play_bot(bot_id, advisor, dice, bot_rng, multiple_yahtzees))
+            totals.append(play_bot(bot_id, advisor, dice, bot_rng, rules))
         if progress is not None:
             progress(len(dice))
     return np.concatenate(totals) if totals else np.zeros(0, dtype=np.int64)
@@ -90,7 +93,8 @@ def play_optimal(advisor: Advisor, dice: np.ndarray) -> tuple[np.ndarray, np.nda
     Returns ``(totals, boxes, rolls)``: final totals, and per game and turn the box index filled
     and the index in ROLLS of the dice it was filled with (so a test can replay the games).
     """
-    table, multiple = advisor.table, advisor.multiple_yahtzees
+    table, rules = advisor.table, advisor.rules
+    multiple = rules.joker
     games = len(dice)
     every = np.arange(games)
     masks = np.zeros(games, dtype=np.int64)
@@ -100,7 +104,7 @@ def play_optimal(advisor: Advisor, dice: np.ndarray) -> tuple[np.ndarray, np.nda
     boxes = np.zeros((games, NUM_BOXES), dtype=np.int8)
     rolls = np.zeros((games, NUM_BOXES), dtype=np.int64)
     for turn in range(NUM_BOXES):
-        _, e1, e2, best_box = turn_arrays(masks, us, ys, table, multiple, with_best_box=True)
+        _, e1, e2, best_box = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
         counts = _ONE_HOT[dice[:, turn, 0]].sum(axis=1)
         roll = keep_index_from_counts(counts) - ROLL_OFFSET
         for keep_values, throw in ((e2, 1), (e1, 2)):
@@ -122,11 +126,11 @@ def play_optimal(advisor: Advisor, dice: np.ndarray) -> tuple[np.ndarray, np.nda
         upper = box < NUM_UPPER
         raw = us + np.where(upper, points, 0)
         totals += points
-        totals += np.where(upper & (us < U_CAP) & (raw >= U_CAP), UPPER_BONUS, 0)
-        totals += np.where(joker & (ys == 1), YAHTZEE_BONUS, 0)
+        totals += np.where(upper & (us < U_CAP) & (raw >= U_CAP), rules.upper_bonus.points, 0)
+        totals += np.where(joker & (ys == 1), rules.yahtzee_bonus, 0)
         us = np.minimum(raw, U_CAP)
         if multiple:
-            ys = np.where((box == YAHTZEE) & (points == YAHTZEE_POINTS), 1, ys)
+            ys = np.where((box == YAHTZEE) & (points == YAHTZEE_MADE), 1, ys)
         masks |= 1 << box
         boxes[:, turn] = box
         rolls[:, turn] = roll
@@ -138,12 +142,12 @@ def play_bot(
     advisor: Advisor | None,
     dice: np.ndarray,
     rng: random.Random,
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = OFFICIAL,
 ) -> np.ndarray:
     """Play any bot on pre-drawn ``dice`` through ``choose_move`` and ``Scorecard``; totals."""
-    cards = [Scorecard(multiple_yahtzees) for _ in range(len(dice))]
+    cards = [Scorecard(rules) for _ in range(len(dice))]
     faces = dice.tolist()
-    for turn in range(NUM_BOXES):
+    for turn in range(rules.turns):
         if advisor is not None and BOTS[bot_id].uses_advisor:
             advisor.prefetch(cards)  # one batch for the whole turn instead of one per game
         for g, card in enumerate(cards):
@@ -154,7 +158,7 @@ def play_bot(
                     cards[g] = card.fill(move[1], held)
                     break
                 kept = move[1]
-                held = sorted(kept + tuple(faces[g][turn][throw][: NUM_DICE - len(kept)]))
+                held = sorted(kept + tuple(faces[g][turn][throw][: rules.dice - len(kept)]))
     return np.array([card.total for card in cards], dtype=np.int64)
 
 

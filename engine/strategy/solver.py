@@ -54,11 +54,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.rules import (
-    UPPER_BONUS,
-    YAHTZEE_BONUS,
-    YAHTZEE_POINTS,
-)
+from engine.rulesets import YAHTZEE as OFFICIAL
+from engine.rulesets import RuleSet
 from engine.strategy.dice import (
     NUM_KEEPS,
     NUM_ROLLS,
@@ -80,7 +77,9 @@ from engine.strategy.points import (
     UPPER_POINTS,
     YAHTZEE,
     YAHTZEE_BIT,
+    YAHTZEE_MADE,
     YAHTZEE_ROLLS,
+    check_solvable,
     max_upper_to_come,
     open_boxes,
 )
@@ -131,7 +130,7 @@ def score_values(
     us: np.ndarray,
     ys: np.ndarray,
     table: np.ndarray,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
     out: np.ndarray | None = None,
     best_box: np.ndarray | None = None,
 ) -> np.ndarray:
@@ -141,6 +140,7 @@ def score_values(
     (when this fill crosses 63) + Yahtzee bonus + ``table`` of the state it leads to. When
     ``best_box`` (252, n) is given it receives the index of that box. This is the only place the
     engine encodes the forced joker rule; tests cross-check it against ``Scorecard.options``.
+    ``rules`` is a rule set ``check_solvable`` accepts: it says the bonuses and the joker.
     """
     n = len(us)
     if out is None:
@@ -157,16 +157,16 @@ def score_values(
         raw = us + points  # (k, 6, n): subtotal after the fill
         crosses = (us < U_CAP) & (raw >= U_CAP)
         after = table[plan.upper_next, np.minimum(raw, U_CAP), ys]
-        np.add(points + np.where(crosses, UPPER_BONUS, 0), after, out=by_count)
+        np.add(points + np.where(crosses, rules.upper_bonus.points, 0), after, out=by_count)
         spread = (np.arange(k)[:, None] * 6 + FACE_COUNTS[upper]).reshape(-1)
         gains.append(by_count.reshape(k * 6, n).take(spread, axis=0).reshape(k, NUM_ROLLS, n))
     stay = table[plan.lower_next, us, ys]  # (len(lower), n): next state's value
     if len(lower):
         gains.append(BOX_POINTS[lower][:, :, None] + stay[:, None, :])
-        if multiple_yahtzees and plan.yahtzee_row is not None:
+        if rules.joker and plan.yahtzee_row is not None:
             # Scoring 50 in the Yahtzee box switches the Yahtzee bonus on for the rest of the game.
             after_50 = table[mask | YAHTZEE_BIT, us, 1]
-            gains[-1][plan.yahtzee_row, YAHTZEE_ROLLS] = YAHTZEE_POINTS + after_50
+            gains[-1][plan.yahtzee_row, YAHTZEE_ROLLS] = YAHTZEE_MADE + after_50
     if best_box is not None:
         stacked = np.concatenate(gains)
         np.max(stacked, axis=0, out=out)
@@ -176,8 +176,8 @@ def score_values(
         np.max(gains[0], axis=0, out=out)
         for more in gains[1:]:
             np.maximum(out, more.max(axis=0), out=out)
-    if multiple_yahtzees and mask & YAHTZEE_BIT:
-        _apply_forced_joker(out, best_box, ys, plan, by_count, stay)
+    if rules.joker and mask & YAHTZEE_BIT:
+        _apply_forced_joker(out, best_box, ys, plan, by_count, stay, rules.yahtzee_bonus)
     return out
 
 
@@ -188,6 +188,7 @@ def _apply_forced_joker(
     plan: _MaskPlan,
     by_count: np.ndarray,
     stay: np.ndarray,
+    yahtzee_bonus: int,
 ) -> None:
     """Overwrite the six Yahtzee rolls by the forced joker rule (Yahtzee box already filled)."""
     k = len(plan.upper)
@@ -199,29 +200,29 @@ def _apply_forced_joker(
     # Lower boxes: joker points (full house, straights in full), the state stays the same.
     np.add(JOKER_POINTS[plan.lower][:, :, None], stay[:, None, :], out=candidates[k:])
     candidates[plan.joker_illegal] = -np.inf
-    out[YAHTZEE_ROLLS] = candidates.max(axis=0) + YAHTZEE_BONUS * ys
+    out[YAHTZEE_ROLLS] = candidates.max(axis=0) + yahtzee_bonus * ys
     if best_box is not None:
         best_box[YAHTZEE_ROLLS] = plan.boxes[candidates.argmax(axis=0)]
 
 
 @cache
-def state_columns(mask: int, multiple_yahtzees: bool) -> tuple[np.ndarray, np.ndarray]:
+def state_columns(mask: int, rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     """The ``(u, y)`` states of ``mask`` that the solver computes (the others are copies)."""
     to_come = max_upper_to_come(mask)
     u_values = [u for u in range(U_CAP) if u + to_come >= U_CAP] + [U_CAP]
-    y_values = [0, 1] if multiple_yahtzees and mask & YAHTZEE_BIT else [0]
+    y_values = [0, 1] if rules.joker and mask & YAHTZEE_BIT else [0]
     us = np.array([u for _ in y_values for u in u_values], dtype=np.intp)
     ys = np.array([y for y in y_values for _ in u_values], dtype=np.intp)
     return us, ys
 
 
-def _fill_copies(table: np.ndarray, mask: int, multiple_yahtzees: bool) -> None:
+def _fill_copies(table: np.ndarray, mask: int, rules: RuleSet) -> None:
     """Copy solved values to the equivalent states that were not solved."""
     to_come = max_upper_to_come(mask)
     hopeless = [u for u in range(U_CAP) if u + to_come < U_CAP]
     if hopeless:  # the bonus is out of reach: same future as when it is already won
         table[mask, hopeless, :] = table[mask, U_CAP, :][None, :]
-    if not (multiple_yahtzees and mask & YAHTZEE_BIT):
+    if not (rules.joker and mask & YAHTZEE_BIT):
         table[mask, :, 1] = table[mask, :, 0]
 
 
@@ -246,7 +247,7 @@ def turn_arrays(
     us: np.ndarray,
     ys: np.ndarray,
     table: np.ndarray,
-    multiple_yahtzees: bool,
+    rules: RuleSet,
     with_best_box: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """Within-turn arrays of many states at once, for advice and simulation.
@@ -269,7 +270,7 @@ def turn_arrays(
         cols = order[a:b]
         group_best = np.empty((NUM_ROLLS, b - a), dtype=np.int8) if best is not None else None
         s0[:, cols] = score_values(
-            sorted_masks[a], us[cols], ys[cols], table, multiple_yahtzees, best_box=group_best
+            sorted_masks[a], us[cols], ys[cols], table, rules, best_box=group_best
         )
         if best is not None:
             best[:, cols] = group_best
@@ -307,19 +308,18 @@ def _layers(min_filled: int) -> Iterable[list[int]]:
         yield by_filled[filled]
 
 
-def count_states(multiple_yahtzees: bool = True, min_filled: int = 0) -> int:
+def count_states(rules: RuleSet = OFFICIAL, min_filled: int = 0) -> int:
     """How many states ``solve`` computes (its progress total)."""
-    return sum(
-        len(state_columns(m, multiple_yahtzees)[0]) for layer in _layers(min_filled) for m in layer
-    )
+    check_solvable(rules)
+    return sum(len(state_columns(m, rules)[0]) for layer in _layers(min_filled) for m in layer)
 
 
-def _chunks(layer: list[int], multiple_yahtzees: bool, chunk: int) -> list[list[int]]:
+def _chunks(layer: list[int], rules: RuleSet, chunk: int) -> list[list[int]]:
     """Split a layer's masks into groups of at most ``chunk`` solved states (one mask at least)."""
     groups: list[list[int]] = [[]]
     used = 0
     for mask in layer:
-        size = len(state_columns(mask, multiple_yahtzees)[0])
+        size = len(state_columns(mask, rules)[0])
         if used + size > chunk and groups[-1]:
             groups.append([])
             used = 0
@@ -328,25 +328,25 @@ def _chunks(layer: list[int], multiple_yahtzees: bool, chunk: int) -> list[list[
     return groups
 
 
-def _solve_masks(table: np.ndarray, masks: list[int], multiple_yahtzees: bool) -> int:
+def _solve_masks(table: np.ndarray, masks: list[int], rules: RuleSet) -> int:
     """Solve every state of ``masks`` (all in one layer) into ``table``; return how many."""
-    columns = [state_columns(mask, multiple_yahtzees) for mask in masks]
+    columns = [state_columns(mask, rules) for mask in masks]
     final = np.empty((NUM_ROLLS, sum(len(us) for us, _ in columns)))
     start = 0
     for mask, (us, ys) in zip(masks, columns, strict=True):
-        score_values(mask, us, ys, table, multiple_yahtzees, out=final[:, start : start + len(us)])
+        score_values(mask, us, ys, table, rules, out=final[:, start : start + len(us)])
         start += len(us)
     values = turn_start_values(final)
     start = 0
     for mask, (us, ys) in zip(masks, columns, strict=True):
         table[mask, us, ys] = values[start : start + len(us)]
-        _fill_copies(table, mask, multiple_yahtzees)
+        _fill_copies(table, mask, rules)
         start += len(us)
     return start
 
 
 def solve(
-    multiple_yahtzees: bool = True,
+    rules: RuleSet = OFFICIAL,
     progress: object = None,
     min_filled: int = 0,
     chunk: int = 768,
@@ -358,16 +358,18 @@ def solve(
     or a callable ``(done, total)``. ``min_filled`` > 0 stops early: then only states with at least
     that many filled boxes are solved (enough for endgame tests), the rest stay 0. ``workers``
     threads share a layer (numpy releases the GIL inside its loops and matrix products).
+    A rule set the solver cannot solve (``check_solvable``) raises ValueError.
     """
+    check_solvable(rules)
     table = np.zeros(TABLE_SHAPE)
-    total = count_states(multiple_yahtzees, min_filled) if progress is not None else 0
+    total = count_states(rules, min_filled) if progress is not None else 0
     done = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for layer in _layers(min_filled):
             # A layer only reads the layer above, so its chunks are independent of each other.
             tasks = [
-                pool.submit(_solve_masks, table, masks, multiple_yahtzees)
-                for masks in _chunks(layer, multiple_yahtzees, chunk)
+                pool.submit(_solve_masks, table, masks, rules)
+                for masks in _chunks(layer, rules, chunk)
             ]
             for task in tasks:
                 solved = task.result()

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.rules import TURNS, UPPER_BONUS, YAHTZEE_BONUS
-from engine.strategy.points import BOX_POINTS, JOKER_POINTS, TABLE_SHAPE
+from engine.rulesets import YAHTZEE, RuleSet
+from engine.strategy.points import BOX_POINTS, JOKER_POINTS, SOLVED, TABLE_SHAPE
 
 ENV_VAR = "YAHTZEE_STRATEGY_DIR"
 """Environment variable naming the cache directory of the tables."""
@@ -36,13 +36,10 @@ Version 2 added the checksum; a version 1 file is not read, and ``manage.py solv
 builds the table anew beside it.
 """
 
-VARIANT_NAMES = {True: "official", False: "no-multiple"}
-"""File-name label of each variant, keyed by ``multiple_yahtzees``."""
-
 MAX_VALUE = (
     float(np.maximum(BOX_POINTS.max(axis=1), JOKER_POINTS.max(axis=1)).sum())
-    + UPPER_BONUS
-    + YAHTZEE_BONUS * (TURNS - 1)
+    + SOLVED.upper_bonus.points
+    + SOLVED.yahtzee_bonus * (SOLVED.turns - 1)
 )
 """The most points still to come from any state: every box at its best, every bonus (1575)."""
 
@@ -73,20 +70,18 @@ def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(os.environ.get(ENV_VAR) or DEFAULT_DIR).expanduser()
 
 
-def table_path(multiple_yahtzees: bool = True, path: str | os.PathLike[str] | None = None) -> Path:
-    """The file of one variant's table; ``path`` is a directory, or a ``.npy`` file used as is."""
+def table_path(rules: RuleSet = YAHTZEE, path: str | os.PathLike[str] | None = None) -> Path:
+    """The file of one rule set's table, named by its key (``yahtzee-v2-official.npy``);
+    ``path`` is a directory, or a ``.npy`` file used as is."""
     if path is not None and str(path).endswith(".npy"):
         return Path(path).expanduser()
-    name = f"yahtzee-v{TABLE_VERSION}-{VARIANT_NAMES[multiple_yahtzees]}.npy"
-    return cache_dir(path) / name
+    return cache_dir(path) / f"yahtzee-v{TABLE_VERSION}-{rules.key}.npy"
 
 
-def table_exists(
-    multiple_yahtzees: bool = True, path: str | os.PathLike[str] | None = None
-) -> bool:
+def table_exists(rules: RuleSet = YAHTZEE, path: str | os.PathLike[str] | None = None) -> bool:
     """True when a file of a complete table's size is in place (a cheap stat; no checksum)."""
     try:
-        return table_path(multiple_yahtzees, path).stat().st_size == _EXPECTED_BYTES
+        return table_path(rules, path).stat().st_size == _EXPECTED_BYTES
     except OSError:
         return False
 

@@ -61,7 +61,7 @@ def csrf_matches(token: str, cookie: str) -> bool:
     middleware checks a post (with its helpers: a socket has no request to give it).
 
     The socket's whole origin is also checked when it opens (``games.live.sockets``). Django's
-    private helpers are used because its public check needs a request: tests/test_frames.py
+    private helpers are used because its public check needs a request: tests/live/test_frames.py
     checks tokens here and through ``CsrfViewMiddleware`` alike, and fails if Django changes.
     """
     try:

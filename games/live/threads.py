@@ -8,7 +8,7 @@ database: its round trips, its game's row lock, another SQLite writer. At twice 
 (128 players in 64 games) the stack then served 109-121 of the 128 moves/s asked with the
 socket processes using under a core (issue #15). As Channels documents it
 (``database_sync_to_async``), the database work goes to a few threads instead, and one game's
-wait never holds up another game's sockets (tests/test_consumers.py checks it); a move's
+wait never holds up another game's sockets (tests/live/test_consumers.py checks it); a move's
 rendering stays on the loop, where it would hold the GIL anyway, so a move hands over to another
 thread and back once.
 """
@@ -58,7 +58,8 @@ def run_here[T](
     that is wanted: it would hold the GIL anyway, and on a thread it took two hand-overs more
     (the figures above). So the loop is hidden from the guard for the call: the private
     ``asyncio._set_running_loop``, exported for event loop implementations (asyncio has no
-    public way); tests/test_consumers.py fails if it stops hiding the loop or stops restoring it.
+    public way); tests/live/test_consumers.py fails if it stops hiding the loop or stops restoring
+    it.
     The call must not wait on the loop, so what it would send
     through the channel layer is kept instead and returned, for the caller to await: every send
     of a move goes through ``broadcast`` or ``game_changed``, which keep it. (An ``async_to_sync``

@@ -26,7 +26,7 @@ def move_words(move: tuple[str, object], card: Scorecard, dice: tuple[int, ...])
 
 def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
     """The best few moves now with their expected final totals; None until the coach is ready."""
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         return None
     card, turn = state.cards[state.current], state.turn

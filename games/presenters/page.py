@@ -14,7 +14,6 @@ from django.utils import translation
 from django.utils.translation import get_language
 
 from engine.flow import GameState, replay
-from engine.rules import UPPER_BONUS_THRESHOLD
 from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -155,7 +154,7 @@ def _game_view(
         state = replay(
             [(a.seat, a.kind, a.payload) for a in log],
             len(seats),
-            multiple_yahtzees=game.multiple_yahtzees,
+            rules=game.rules,
         )
         news = [describe(log[-1], state, seats, seat)] if log and not error else []
     elif shown is not None:
@@ -233,7 +232,7 @@ def _card_context(view: GameView, select: str | None) -> dict:
     return {
         "sections": Later(lambda: card_sections(rows()), language),
         "totals": Later(lambda: card_totals(list(state.cards), done), language),
-        "bonus_line": view.words["bonus_line"] % {"target": UPPER_BONUS_THRESHOLD},
+        "bonus_line": view.words["bonus_line"] % {"target": view.game.rules.upper_bonus.threshold},
         "selected": select,
         "selected_points": view.options[select] if select else None,
         "better": better,

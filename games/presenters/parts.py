@@ -42,7 +42,7 @@ def scored_parts(game: Game, box: str) -> tuple[str, ...]:
     parts = ["status", "messages", "dice", "coach", "card_head", f"box_row:{box}"]
     if box in UPPER:
         parts.append("upper_totals")
-    if game.multiple_yahtzees:
+    if game.rules.joker:
         parts.append("yahtzee_bonus_row")  # a joker's Yahtzee bonus comes with any box
     return (*parts, "totals")
 

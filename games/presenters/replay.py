@@ -48,9 +48,7 @@ def replay_context(game: Game, visitor: str | None, actions: Sequence[Logged], a
     """The replay page at position ``at`` (0 to the last): board, what was done, coach's view."""
     positions = Positions.of(actions)
     start = positions.starts[at]
-    state = replay(
-        list(actions[:start]), len(game.ordered_seats()), multiple_yahtzees=game.multiple_yahtzees
-    )
+    state = replay(list(actions[:start]), len(game.ordered_seats()), rules=game.rules)
     context = game_context(game, visitor, shown=state)
     seats = game.ordered_seats()
     viewer = context["seat"]
@@ -102,7 +100,7 @@ def _coach_view(game: Game, state: GameState, action: Logged) -> dict | None:
     seat, kind, payload = action
     if not is_decision(state, seat, kind):
         return None
-    advisor = advice.advisor(game.multiple_yahtzees)
+    advisor = advice.advisor(game.rules)
     if advisor is None:
         return {"ready": False}
     decision = decide(state, seat, kind, payload, advisor)

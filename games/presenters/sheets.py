@@ -7,19 +7,8 @@ from typing import NamedTuple
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from engine.rules import (
-    CATEGORIES,
-    FULL_HOUSE_POINTS,
-    LARGE_STRAIGHT_POINTS,
-    SMALL_STRAIGHT_POINTS,
-    UPPER,
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
-    YAHTZEE_BONUS,
-    YAHTZEE_POINTS,
-    Scorecard,
-    box_score,
-)
+from engine.rules import CATEGORIES, UPPER, Scorecard, box_score
+from engine.rulesets import YAHTZEE
 from games.models import Game
 from games.presenters.players import is_own, seat_name
 from games.presenters.words import label
@@ -34,7 +23,8 @@ class BoxRule(NamedTuple):
 
 
 # The one table of the boxes' rules: the sheet and the guide both read it, and the fixed scores
-# come from engine.rules, so the words cannot disagree with the game.
+# come from the rule set (the official one: the sheet and the guide show its card), so the
+# words cannot disagree with the game.
 BOX_RULES: dict[str, BoxRule] = {
     "ones": BoxRule(_("Add the ones"), _("Add up the ones."), (1, 1, 3, 4, 1)),
     "twos": BoxRule(_("Add the twos"), _("Add up the twos."), (2, 5, 2, 6, 3)),
@@ -70,19 +60,14 @@ BOX_RULES: dict[str, BoxRule] = {
     "yahtzee": BoxRule(_("5 alike: %(points)s"), _("All five dice alike: %(points)s."), (6,) * 5),
     "chance": BoxRule(_("Add all dice"), _("Anything: the sum of all five."), (1, 3, 4, 5, 6)),
 }
-FIXED_POINTS = {
-    "full_house": FULL_HOUSE_POINTS,
-    "small_straight": SMALL_STRAIGHT_POINTS,
-    "large_straight": LARGE_STRAIGHT_POINTS,
-    "yahtzee": YAHTZEE_POINTS,
-}
 
 
 def rule_words(box: str, sentence: bool = False) -> str:
     """How ``box`` scores in the active language: the sheet's few words, or the guide's sentence."""
     rule = BOX_RULES[box]
     words = gettext(rule.sentence if sentence else rule.short)
-    return words % {"points": FIXED_POINTS[box]} if box in FIXED_POINTS else words
+    points = YAHTZEE.box(box).points  # a made hand's fixed score (0: the box adds dice)
+    return words % {"points": points} if points else words
 
 
 BLANK_SHEET_COLUMNS = 6
@@ -114,7 +99,7 @@ def sheet_context(game: Game | None, visitor: str | None = None) -> dict:
         line(
             gettext("Bonus"),
             gettext("%(threshold)s or more: %(bonus)s")
-            % {"threshold": UPPER_BONUS_THRESHOLD, "bonus": UPPER_BONUS},
+            % {"threshold": YAHTZEE.upper_bonus.threshold, "bonus": YAHTZEE.upper_bonus.points},
             lambda c: c.upper_bonus,
             "subtotal",
         ),
@@ -126,7 +111,7 @@ def sheet_context(game: Game | None, visitor: str | None = None) -> dict:
     lines += [
         line(
             gettext("Yahtzee bonus"),
-            gettext("%(bonus)s for each extra Yahtzee") % {"bonus": YAHTZEE_BONUS},
+            gettext("%(bonus)s for each extra Yahtzee") % {"bonus": YAHTZEE.yahtzee_bonus},
             lambda c: c.yahtzee_bonus,
             "subtotal",
         ),

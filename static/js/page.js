@@ -125,11 +125,16 @@ function tickDeadlines() {
 setInterval(tickDeadlines, 1000);
 
 // A game started for this player (challenge accepted, table started, rematch): the server pushes
-// a link into #navigate; follow it.
-new MutationObserver(() => {
+// a link into #navigate; follow it, once. Every later change to the page (a countdown's tick each
+// second, the lobby's pushed parts) would otherwise start the navigation again, cancelling the one
+// under way: on a busy server the game page never arrived and the lobby stayed.
+const followNavigate = new MutationObserver(() => {
   const link = document.querySelector("#navigate [data-navigate]");
-  if (link) window.location.assign(link.href);
-}).observe(document.documentElement, { childList: true, subtree: true });
+  if (!link) return;
+  followNavigate.disconnect();
+  window.location.assign(link.href);
+});
+followNavigate.observe(document.documentElement, { childList: true, subtree: true });
 
 // A private table's link: the share sheet where the browser has one (phones), else a copy to the
 // clipboard. Without JavaScript the link stays in its box to copy by hand.

@@ -82,3 +82,28 @@ def test_after_a_challenge_the_online_list_stays_and_goes_on_updating(browser, s
     go_online(browser.new_context().new_page(), server.url, "Cy")
     expect(ana.get_by_role("button", name="Challenge Cy")).to_be_visible()  # pushed, no reload
     assert not [error for error in errors if "oobErrorNoTarget" in error]
+
+
+def test_a_started_game_is_opened_once_however_the_lobby_changes_meanwhile(browser, server):
+    """The pushed "your game has started" link is followed once: a change to the lobby while the
+    game page is on its way (a countdown's tick, a pushed part) does not ask for it again, which
+    cancelled the request under way: on a busy server the game page never came."""
+    ana = browser.new_context().new_page()
+    bo = browser.new_context().new_page()
+    go_online(ana, server.url, "Ana")
+    go_online(bo, server.url, "Bo")
+    asked = []
+    ana.on("request", lambda r: r.is_navigation_request() and "/game/" in r.url and asked.append(r))
+    ana.get_by_role("button", name="Challenge Bo").click()
+    expect(ana.get_by_text("Waiting for Bo to answer")).to_be_visible()
+    # Ana's lobby changes five times a second (as a countdown ticks, or a part is pushed)...
+    ana.evaluate("setInterval(() => document.body.append(document.createElement('i')), 200)")
+    # ...and each of her requests takes 2 s to answer, as from a server under load.
+    slow = ana.context.new_cdp_session(ana)
+    slow.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 2000, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    bo.get_by_role("button", name="Accept").click()
+    expect(ana.get_by_role("heading", name="Round 1 of 13")).to_be_visible(timeout=15_000)
+    assert len(asked) == 1

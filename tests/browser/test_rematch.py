@@ -19,6 +19,7 @@ WORDS = {
     "en-GB": {
         **LOBBY_WORDS["en-GB"],
         "challenge": "Challenge {}",
+        "sent": "Waiting for {} to answer",
         "accept": "Accept",
         "end": "End the game",
         "over": "Game over",
@@ -34,6 +35,7 @@ WORDS = {
     "es-ES": {
         **LOBBY_WORDS["es-ES"],
         "challenge": "Retar a {}",
+        "sent": "Esperando la respuesta de {}",
         "accept": "Aceptar",
         "end": "Terminar la partida",
         "over": "Fin de la partida",
@@ -68,6 +70,9 @@ def game_bo_left(browser, base: str, viewport: dict, locale: str, *, bo_js: bool
     go_online(bo, base, "Bo", words)
     ana.goto(base + "/online/")  # without JavaScript, Bo's name comes with a reload
     ana.get_by_role("button", name=words["challenge"].format("Bo")).click()
+    # Ana's challenge is sent by htmx: the click returns before the server has it. A page without
+    # JavaScript (Bo's) sees it only on a load after that, so wait for Ana's page to say it is sent.
+    expect(ana.get_by_text(words["sent"].format("Bo"))).to_be_visible()
     bo.goto(base + "/online/")
     bo.get_by_role("button", name=words["accept"], exact=True).click()
     expect(ana).to_have_url(bo.url)

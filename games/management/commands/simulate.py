@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
+from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 from engine.strategy import Advisor
 from engine.strategy.bots import BOTS
 from engine.strategy.simulate import describe, simulate
@@ -31,17 +32,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Run the games and print the statistics."""
-        multiple = not options["no_multiple"]
+        rules = YAHTZEE_NO_BONUS if options["no_multiple"] else YAHTZEE
         bot = BOTS[options["bot"]]
         advisor = None
         if bot.uses_advisor:
-            if not Advisor.table_exists(multiple):
+            if not Advisor.table_exists(rules):
                 self.stdout.write("No strategy table yet: building it first…")
-            advisor = Advisor.load(multiple)
+            advisor = Advisor.load(rules)
         started = time.perf_counter()
         with tqdm(total=options["games"], unit="game", disable=options["games"] < 2) as bar:
             totals = simulate(
-                bot.id, options["games"], options["seed"], advisor, multiple, progress=bar.update
+                bot.id, options["games"], options["seed"], advisor, rules, progress=bar.update
             )
         elapsed = time.perf_counter() - started
         stats = describe(totals)

@@ -10,10 +10,9 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from engine.rules import Scorecard
+from engine.rulesets import RULE_SETS
 from engine.strategy import build, storage, table_path
 from engine.strategy.solver import count_states
-
-VARIANTS = {"official": True, "no-multiple": False}
 
 
 class Command(BaseCommand):
@@ -28,7 +27,7 @@ class Command(BaseCommand):
         """--variant: which rules to solve; --dir: where to write."""
         parser.add_argument(
             "--variant",
-            choices=["both", *VARIANTS],
+            choices=["both", *RULE_SETS],
             default="both",
             help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither "
             "(default: both)",
@@ -43,10 +42,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Build each requested variant with a progress bar and report its value and time."""
-        names = list(VARIANTS) if options["variant"] == "both" else [options["variant"]]
+        names = list(RULE_SETS) if options["variant"] == "both" else [options["variant"]]
         for name in names:
-            multiple = VARIANTS[name]
-            file = table_path(multiple, options["dir"])
+            rules = RULE_SETS[name]
+            file = table_path(rules, options["dir"])
             # One solve at a time across processes: serving's solve at start and a server's build
             # of a table it found missing or damaged may overlap; the second waits here, then
             # finds the table there (--if-missing) and exits without solving it again.
@@ -56,10 +55,10 @@ class Command(BaseCommand):
                     continue
                 self.stdout.write(f"Solving the {name} rules…")
                 started = time.perf_counter()
-                with tqdm(total=count_states(multiple), unit="state", unit_scale=True) as bar:
-                    advisor = build(multiple, options["dir"], progress=bar)
+                with tqdm(total=count_states(rules), unit="state", unit_scale=True) as bar:
+                    advisor = build(rules, options["dir"], progress=bar)
             elapsed = time.perf_counter() - started
-            value = advisor.expected_total(Scorecard(multiple_yahtzees=multiple))
+            value = advisor.expected_total(Scorecard(rules))
             self.stdout.write(f"Expected score of a new game: {value:.4f}")
             self.stdout.write(f"Built in {elapsed:.1f} s; table at {file}")
 

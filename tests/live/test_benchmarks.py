@@ -1,0 +1,98 @@
+"""The benchmarks still run against the current code and print their figures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+# "| roll | 4 | 22.7 / 24.0 | 5.1 / 8.6 | 18.1 / 18.9 | 8.8 / 14.4 | 2346 / 2475 |"
+PAIR = r"(-?\d+\.\d) / (-?\d+\.\d)"
+CELLS = rf"{PAIR} \| {PAIR} \| {PAIR} \| {PAIR} \| (\d+) / (\d+)"
+ROW = re.compile(rf"^\| (roll|hold|score) \| (\d+) \| {CELLS} \|$", re.M)
+
+
+def test_bench_stats_times_each_page_against_the_game_page():
+    """A small run prints a row per page, the game page at 1x."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_stats.py", "--games", "40", "--reps", "3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "built a profile with 40 finished games" in result.stdout
+    rows = re.findall(r"^(\S.*?)\s+(\d+\.\d\d)\s+(\d+\.\d\d)\s+(\d+\.\d\d)x", result.stdout, re.M)
+    pages = {name: float(ratio) for name, _p50, _p95, ratio in rows}
+    assert pages.keys() == {
+        "game page", "profile + stats", "profile, no games", "my games", "my games, online"
+    }, result.stdout  # fmt: skip
+    assert pages["game page"] == 1.0 and all(ratio > 0 for ratio in pages.values())
+    assert re.search(r"^target: .* at most 2x the game page: (met|not met)$", result.stdout, re.M)
+
+
+@pytest.mark.browser
+@pytest.mark.server  # the benchmark starts uvicorn and Chromium itself
+def test_bench_browser_prints_figures_for_each_kind_of_move():
+    """Two turns (a roll, two holds, a roll again and a score each) give a row per kind."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_browser.py", "--games", "1", "--moves", "10"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = {found[1]: found.groups()[1:] for found in ROW.finditer(result.stdout)}
+    assert {kind: int(row[0]) for kind, row in rows.items()} == {"roll": 4, "hold": 4, "score": 2}
+    for kind, row in rows.items():
+        click_dom, frame_dom, click_frame, painted = (
+            (float(row[i]), float(row[i + 1])) for i in (1, 3, 5, 7)
+        )
+        for p50, p95 in (click_dom, frame_dom, click_frame, painted):
+            assert 0 <= p50 <= p95, (kind, result.stdout)
+        # Per move click -> DOM is click -> frame plus frame -> DOM, on one clock: so are medians.
+        assert click_dom[0] >= max(frame_dom[0], click_frame[0]), (kind, result.stdout)
+        assert 0 < int(row[9]) <= int(row[10]), (kind, result.stdout)
+    answers = re.search(r"^own answer, click -> DOM: n (\d+), p50 \d+\.\d ms", result.stdout, re.M)
+    assert answers and 1 <= int(answers[1]) <= 10, result.stdout
+
+
+@pytest.mark.browser
+@pytest.mark.server  # the profiler starts uvicorn and Chromium itself
+def test_profile_push_splits_a_score_push_into_its_steps():
+    """One turn has one score: its push's task is profiled and split into steps that add up."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/profile_push.py", "--moves", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "score pushes profiled: 1 " in result.stdout
+    task = float(re.search(r"^task: mean (\d+\.\d+) ms", result.stdout, re.M)[1])
+    steps = dict(re.findall(r"^\| ([a-z -]+) \| (\d+\.\d+) \| \d+% \|$", result.stdout, re.M))
+    assert {"parse", "targets", "swap", "process", "events"} <= steps.keys(), result.stdout
+    # The steps share out the task's samples: all of them, each once.
+    assert sum(map(float, steps.values())) == pytest.approx(task, abs=0.05), result.stdout
+    # game.js's swap keeps its functions' names: its steps take the samples (one of them may
+    # take none in a single push, so together).
+    swap = sum(float(steps[name]) for name in ("parse", "targets", "swap", "process"))
+    assert swap > 0, result.stdout
+    assert re.search(r"until painted .*: style \d+\.\d+ ms, layout \d+\.\d+ ms", result.stdout)
+
+
+def test_bench_replay_prints_a_row_per_page_with_its_ratio_to_the_game_page():
+    """A few rounds: the game page, the replay step as a page and as htmx, each with its ratio."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_replay.py", "--reps", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = re.findall(
+        r"^\| ([a-z ,]+) \| (\d+\.\d\d) \| (\d+\.\d\d) \| (\d+\.\d\d)x \| (\d+\.\d\d)x \|$",
+        result.stdout,
+        re.M,
+    )
+    assert [row[0] for row in rows] == ["game page", "replay step, page", "replay step, htmx"]
+    for _, p50, p95, ratio50, ratio95 in rows:
+        assert 0 < float(p50) <= float(p95), result.stdout
+        assert float(ratio50) > 0 and float(ratio95) > 0, result.stdout
+    assert rows[0][3:] == ("1.00", "1.00")
