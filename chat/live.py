@@ -1,7 +1,8 @@
 """Pushing a new line of chat to the open pages of a game or a table, rendered for each page.
 
-A message ``chat.changed`` (``chat.services.say``, after its commit) names only its sender: each
-page's consumer renders the log as its own visitor reads it, in the page's language. A page whose
+A message ``panel.changed`` for the panel "chat" (``chat.services.say``, after its commit; the
+page's consumer hands it here through ``core.panels``) names only its sender: each page's
+consumer renders the log as its own visitor reads it, in the page's language. A page whose
 visitor switched chat off, or hides the sender (muted), is sent nothing.
 """
 
@@ -14,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from chat import presenters, services
+from core.refusals import ActionRefused
 
 
 def render_log(
@@ -33,7 +35,7 @@ def render_log(
         return ""
     try:
         place = load()
-    except services.ActionRefused:
+    except ActionRefused:
         return ""  # the game or table is gone: nothing to show
     with translation.override(language):
         context = presenters.chat_context(visitor, place, setting=setting, log_only=True)
@@ -52,3 +54,13 @@ async def push_log(
     html = await render(load, consumer.visitor, sender, language, catch_up)
     if html:
         await consumer.send(text_data=html)
+
+
+async def push_to_game(consumer, game_id: str, event: dict, catch_up: bool) -> None:
+    """The chat panel's push on an online game's page (``core.panels``)."""
+    await push_log(consumer, lambda: services.place_of_game(game_id), event, catch_up=catch_up)
+
+
+async def push_to_table(consumer, code: str, event: dict, catch_up: bool) -> None:
+    """The chat panel's push on a private table's page (``core.panels``)."""
+    await push_log(consumer, lambda: services.place_of_table(code), event, catch_up=catch_up)

@@ -18,9 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatSetting, Message
 from chat.phrases import PHRASES
+from core import panels
+from core.refusals import ActionRefused, NotFound
 from games import events
 from games.models import Game
-from games.services import ActionRefused, NotFound
 from lobby.models import Player, Table
 from lobby.notify import table_group
 from profiles import blocking
@@ -209,7 +210,7 @@ def say(visitor: str | None, place: Place, *, phrase: str = "", text: str = "") 
             phrase=phrase if kind == Message.Kind.PHRASE else "",
             text=text,
         )
-        events.announce(place.group, {"type": "chat.changed", "sender": visitor})
+        events.announce(place.group, panels.changed("chat", sender=visitor))
     return message
 
 

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST
 from chat import presenters, services
 from core.addresses import client_address
 from core.answers import Refusal, form_navigation, refused_to
+from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import ActionRefused
-from games.responses import error_page
 from lobby import services as lobby
 
 Load = Callable[[HttpRequest], services.Place]

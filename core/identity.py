@@ -1,6 +1,6 @@
 """Who a browser is: a random visitor id kept in its session (no account, no password).
 
-Both apps take the identity from here; lasting player profiles build on it.
+Every app takes the identity from here; lasting player profiles build on it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.base import CreateError
 from django.http import HttpRequest
 
-from games import services
+from core.refusals import EXPIRED, StaleAction
 
 VISITOR_KEY = "visitor"
 # Marks a session whose key was replaced (see rotate_session_key); it holds no identity.
@@ -30,7 +30,7 @@ def visitor_id(request: HttpRequest, *, create: bool = False) -> str | None:
         if request.session.get(REPLACED_KEY):
             # A post sent with a key that was just replaced (a button pressed twice, another
             # tab): an identity made here would set a cookie over the browser's new one.
-            raise services.StaleAction(services.EXPIRED)
+            raise StaleAction(EXPIRED)
         rotate_session_key(request)  # a key the browser was given must not get the identity
         visitor = request.session[VISITOR_KEY] = secrets.token_urlsafe(16)
     return visitor

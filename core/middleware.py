@@ -6,7 +6,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from games.responses import error_page
+from core.errors import error_page
 
 
 class MethodNotAllowedPage:

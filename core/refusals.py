@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext
+
+# The messages are marked here and translated where they are shown (``translate_refusal``); the
+# engine keeps its own marker, as the core imports no engine.
 from django.utils.translation import gettext_noop as _
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.refusals import ActionRefused
 from daily.models import Attempt, Challenge
 from engine import dice
 from engine.words import _
@@ -38,7 +39,7 @@ from profiles import blocking
 BOARD_SIZE = 20
 
 
-class AlreadyPlayed(services.ActionRefused):
+class AlreadyPlayed(ActionRefused):
     """This browser has an attempt at the day's challenge already."""
 
     status = 409

@@ -12,11 +12,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from core.answers import Refusal, answers_refusals
+from core.errors import error_page
 from core.identity import visitor_id
 from daily import services
 from daily.models import Challenge
 from engine import dice
-from games.responses import error_page
 from lobby.models import Player
 
 

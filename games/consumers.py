@@ -16,8 +16,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from chat.live import push_log
-from chat.services import place_of_game
+from core import panels
 from games import presence, timeouts
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
 from games.live.moves import (
@@ -104,7 +103,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         # (the page drops it when it already shows this version).
         await self.game_changed({"parts": ["game"]})
         # And the chat: a phone whose socket dropped for a while missed the lines said meanwhile.
-        await push_log(self, lambda: place_of_game(self.game_id), {}, catch_up=True)
+        await panels.catch_up(self, panels.GAME_PAGE, self.game_id)
         if came_back:
             await self.presence_changed()
 
@@ -203,9 +202,9 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def lobby_changed(self, event: dict) -> None:
         """Challenges changed: nothing to redraw on a game page."""
 
-    async def chat_changed(self, event: dict) -> None:
-        """A line was said at this game: this page's log, as its visitor reads it."""
-        await push_log(self, lambda: place_of_game(self.game_id), event)
+    async def panel_changed(self, event: dict) -> None:
+        """A panel of the page changed (a line said in the chat): it redraws itself here."""
+        await panels.redraw(self, panels.GAME_PAGE, self.game_id, event)
 
     async def signed_out(self, event: dict) -> None:
         """The player's profile signed out its other browsers: if this is one of them, its socket

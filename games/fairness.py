@@ -15,13 +15,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import error_page
 from core.identity import visitor_id
 from engine import dice
 from engine.rules import IllegalMove
 from games import services
 from games.models import Game
 from games.presenters.players import seat_name
-from games.responses import answered_on_the_game, closed_page, error_page
+from games.responses import answered_on_the_game, closed_page
 
 
 @require_POST

@@ -16,10 +16,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import reswap
 
+from core.errors import error_page
 from core.identity import visitor_id
 from games.models import Game
 from games.presenters.replay import Positions, replay_context
-from games.responses import closed_page, error_page
+from games.responses import closed_page
 
 
 def game_log(game: Game) -> list[tuple[int, str, dict]]:

@@ -1,5 +1,5 @@
-"""What both apps answer with when a request cannot be done: the game and the reason it was
-refused, or a page in the site's look that says what went wrong (404, 500, CSRF, 405)."""
+"""What the apps answer with when a request cannot be done: the game and the reason it was
+refused (the site's error pages are ``core.errors``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from core.answers import Refusal, answers_refusals, form_navigation, refused_to
+from core.errors import error_page
 from core.identity import visitor_id
 from engine.rules import IllegalMove
-from games import playback, services
+from games import playback
 from games.models import Game
 from games.presenters.page import game_context, render_parts
 
@@ -71,36 +72,3 @@ def render_fragments(
     if "game" not in names and "messages" not in names:
         names = [*names, "messages"]
     return HttpResponse(render_parts(context, names, request), status=status)
-
-
-def error_page(request: HttpRequest, title: str, message: str, status: int) -> HttpResponse:
-    """A page in the site's look that says what went wrong."""
-    context = {"title": title, "message": message}
-    return render(request, "error_page.html", context, status=status)
-
-
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """404 in the site's look."""
-    return error_page(
-        request, gettext("Page not found"), gettext("There is nothing at this address."), 404
-    )
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """500 in the site's look; every move made before it is still saved."""
-    return error_page(
-        request,
-        gettext("Something went wrong"),
-        gettext("The server could not answer. Your game is saved: reload the page to go on."),
-        500,
-    )
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A form from an expired or foreign page: say so instead of Django's technical page."""
-    return error_page(
-        request,
-        gettext("This page has expired"),
-        gettext(services.EXPIRED),
-        403,
-    )

@@ -12,12 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-# The refusals live in core.refusals (the log book raises them too); the callers of the
-# services import them from here, as before.
-from core.refusals import EXPIRED as EXPIRED
 from core.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
-from core.refusals import ActionRefused as ActionRefused
-from core.refusals import translate_refusal as translate_refusal
 from engine import dice
 from engine.rules import IllegalMove
 from engine.rulesets import YAHTZEE, RuleSet

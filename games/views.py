@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from chat import presenters as chat_presenters
-from chat import services as chat_services
+from core import panels
 from core.answers import refusal_for
+from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
@@ -22,7 +22,7 @@ from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
 from games.presenters.parts import changed_parts
-from games.responses import answered_on_the_game, closed_page, error_page, render_fragments
+from games.responses import answered_on_the_game, closed_page, render_fragments
 
 
 @require_safe
@@ -131,10 +131,7 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
-    if game.mode == Game.Mode.ONLINE:
-        place = chat_services.place_at_game(game)
-        told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
-        context |= chat_presenters.chat_context(visitor, place, error=told)
+    context |= panels.page_context(panels.GAME_PAGE, request, game)  # the chat of an online game
     return render(request, "games/play.html", context)
 
 

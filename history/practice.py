@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from core.answers import Refusal, answers_refusals
+from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import ActionRefused
 from engine.analysis import classify, decide, decision_point
@@ -28,7 +29,6 @@ from games.models import Game
 from games.presenters.analysis import GRADE_NAMES, Die
 from games.presenters.coach import move_words
 from games.presenters.words import label
-from games.responses import error_page
 from history.models import Summary
 from history.summaries import actions_of, fill_missing
 

@@ -8,8 +8,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from core.errors import error_page
 from core.identity import visitor_id
-from games.responses import error_page
 from history import presenters, stats, summaries
 from lobby.services import player_of
 

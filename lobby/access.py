@@ -11,8 +11,8 @@ import ipaddress
 from django.core.cache import cache
 from django.utils import timezone
 
+from core.refusals import ActionRefused
 from engine.words import _
-from games.services import ActionRefused
 from lobby.models import Player
 
 # What one visitor (a browser session) may do per minute: challenges, tables made or joined,

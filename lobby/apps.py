@@ -6,9 +6,12 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         """Pay diamond matches and rate ranked matches as they finish, in the finishing action's
-        transaction."""
+        transaction; answer what a game's page asks of the lobby (its rematch, its ratings)."""
         from games import events
-        from lobby import diamonds, ranked
+        from games.presenters import hooks
+        from lobby import diamonds, presenters, ranked
 
         events.game_finishing.connect(diamonds.settle_game, dispatch_uid="lobby.diamonds.settle")
         events.game_finishing.connect(ranked.rate_game, dispatch_uid="lobby.ranked.rate_game")
+        hooks.REMATCH.answer = presenters.rematch_offer
+        hooks.RATING_CHANGES.answer = presenters.rating_changes

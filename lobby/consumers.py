@@ -11,9 +11,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from chat.live import push_log
-from chat.services import place_of_table
+from core import panels
 from core.addresses import client_address
+from core.refusals import ActionRefused
 from games.live.csrf import masked
 from games.live.pages import (
     CLOSE_SIGNED_OUT,
@@ -25,7 +25,6 @@ from games.live.pages import (
     signed_in_still,
 )
 from games.live.sockets import handshake
-from games.services import ActionRefused
 from lobby import notify, presence, presenters, ranked, services
 
 
@@ -201,6 +200,6 @@ class TableConsumer(PresenceConsumer):
         if html:
             await self.send(text_data=html)
 
-    async def chat_changed(self, event: dict) -> None:
-        """A line was said at this table: this page's log, as its visitor reads it."""
-        await push_log(self, lambda: place_of_table(self.code), event)
+    async def panel_changed(self, event: dict) -> None:
+        """A panel of the page changed (a line said in the chat): it redraws itself here."""
+        await panels.redraw(self, panels.TABLE_PAGE, self.code, event)

@@ -27,9 +27,9 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from core.refusals import ActionRefused
 from engine.words import _
 from games.models import Game
-from games.services import ActionRefused
 from lobby.models import DiamondEntry, Player
 
 WELCOME_GRANT = 500

@@ -5,13 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import segno
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from engine import rating as ratings
 from games.clock import TURN_SECONDS
-from games.models import Game
-from games.presenters.players import continue_entry
+from games.models import Game, Seat
+from games.presence import gone_from
+from games.presenters.players import continue_entry, seat_name
 from lobby import apart, diamonds, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
@@ -143,3 +145,56 @@ def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> 
         "timer_choices": TURN_SECONDS,  # what the host may choose when starting
         "qr_svg": segno.make(absolute_url, error="m").svg_inline(scale=4) if absolute_url else "",
     }
+
+
+def rematch_offer(game: Game, viewer: Seat | None) -> dict:
+    """Who has asked for a rematch of a finished online game, whether the viewer has, who
+    declined it (``declined``: a name, "" for none; ``declined_mine``: the viewer), which of
+    the others are gone (``gone``: names; no rematch is offered to them), and where its buttons
+    post (``urls``). The game's page asks it through ``games.presenters.hooks.REMATCH``."""
+    table = getattr(game, "rematch", None)
+    if table is not None and table.expired:
+        table = None
+    seats = list(table.seats.select_related("player")) if table is not None else []
+    asked = {seat.player.visitor: seat.joined_at for seat in seats}
+    gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor, asked)]
+    offer = {"asked": [], "mine": False, "game_id": None, "gone": gone}
+    offer["urls"] = {
+        "ask": reverse("lobby:rematch", args=[game.id]),
+        "decline": reverse("lobby:decline_rematch", args=[game.id]),
+    }
+    offer |= {"declined": "", "declined_mine": False}
+    if table is None:
+        return offer
+    offer["asked"] = [seat.player.name for seat in seats]
+    offer["mine"] = viewer is not None and viewer.visitor in {s.player.visitor for s in seats}
+    offer["game_id"] = table.game_id
+    if table.declined_by_id:
+        declined_by = table.declined_by
+        offer["declined"] = declined_by.name
+        offer["declined_mine"] = viewer is not None and viewer.visitor == declined_by.visitor
+    return offer
+
+
+def rating_changes(game: Game) -> dict[int, dict]:
+    """A rated game's change to each seat's rating, by position: ``{"change": "+12", "rating":
+    "1512", "way": "up"}`` ("down", or "" for none; nothing for a game not rated).
+
+    The game's page asks it through ``games.presenters.hooks.RATING_CHANGES``.
+    """
+    if not game.ranked:
+        return {}
+    positions = {seat.visitor: seat.position for seat in game.ordered_seats()}
+    rows = game.rating_changes.values_list(
+        "player__visitor", "value_before", "value_after", "deviation_after"
+    )
+    changes = {}
+    for visitor, before, after, deviation in rows:
+        new = ratings.Rating(after, deviation)
+        change = ratings.change(ratings.Rating(before), new)
+        changes[positions.get(visitor)] = {
+            "change": change,
+            "rating": ratings.shown(new),
+            "way": {"+": "up", "-": "down"}.get(change[0], ""),
+        }
+    return changes

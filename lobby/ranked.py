@@ -47,10 +47,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.locks import serialize_on
+from core.refusals import StaleAction
 from engine import rating as ratings
 from engine.flow import GameState, _
 from games.models import Game, Seat
-from games.services import StaleAction, start_online_game
+from games.services import start_online_game
 from lobby import apart, notify
 from lobby.access import Forbidden, check_rate, player_of
 from lobby.models import ONLINE_WINDOW, QUEUE_LOCK, Player, QueueEntry, RatingChange

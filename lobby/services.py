@@ -11,12 +11,12 @@ from django.db.models import Case, Q, When
 from django.utils import timezone
 
 from core.locks import serialize_on
+from core.refusals import ActionRefused, NotFound, StaleAction
 from engine.words import _
 from games import clock
 from games.forms import clean_name
 from games.models import Game
 from games.names import case_key, look_alike_key
-from games.services import ActionRefused, NotFound, StaleAction
 from lobby import apart, diamonds, notify
 
 # Who may act and how often, and the tables, live in lobby.access and lobby.tables; the callers

@@ -7,10 +7,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
 from core.locks import serialize_on
+from core.refusals import ActionRefused, NotFound, StaleAction
 from engine.words import _
 from games import clock, presence
 from games.models import Game
-from games.services import ActionRefused, NotFound, StaleAction
 from lobby import apart, notify
 from lobby.access import Forbidden, check_rate, require_player
 from lobby.models import MAX_TABLE_SEATS, Player, Table, TableSeat

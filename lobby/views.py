@@ -9,12 +9,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
-from chat import presenters as chat_presenters
-from chat import services as chat_services
+from core import panels
 from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.identity import rotate_session_key, visitor_id
-from core.refusals import ActionRefused
+from core.refusals import ActionRefused, NotFound
 from engine.words import _
 from games.models import Game
 from games.responses import answered_on_the_game
@@ -169,16 +168,14 @@ def _table(request: HttpRequest, code: str, error: str = "", status: int = 200) 
         # A post to a table that is not there (any more): its refusal says why.
         if error:
             return render(request, "lobby/table.html", {"error": error}, status=status)
-        return _no_table(request, Refusal.of(services.NotFound(services.NO_TABLE)))
+        return _no_table(request, Refusal.of(NotFound(services.NO_TABLE)))
     if error and status >= 400 and form_navigation(request):  # as in _lobby
         return refused_to(request, reverse("lobby:table", args=[code]), error, f"table-{code}")
     error = error or refusal_for(request, f"table-{code}") or ""
     if context["table"].game_id and context["seated"] and not error:
         return redirect("games:play", game_id=context["table"].game_id)
     context |= {"error": error, "link": link, "live": True}
-    place = chat_services.place_of_table(code)
-    told = refusal_for(request, chat_presenters.refusal_place(place)) or ""
-    context |= chat_presenters.chat_context(visitor_id(request), place, error=told)
+    context |= panels.page_context(panels.TABLE_PAGE, request, code)  # the table's chat
     return render(request, "lobby/table.html", context, status=status)
 
 

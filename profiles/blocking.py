@@ -18,8 +18,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core.locks import serialize_on
+from core.refusals import ActionRefused, NotFound
 from engine.words import _
-from games.services import ActionRefused, NotFound
 from lobby import notify
 from lobby.access import Forbidden
 from lobby.models import Challenge, Player

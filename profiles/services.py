@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.identity import browser_mark
+from core.refusals import ActionRefused
 from engine.words import _
-from games.services import ActionRefused
 from lobby import notify
 from lobby.access import Forbidden, check_rate, player_of
 from lobby.models import CODE_ALPHABET, Player

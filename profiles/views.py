@@ -15,10 +15,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
+from core.errors import error_page
 from core.identity import sign_in_as, visitor_id
 from engine.words import _
 from games.models import Game, Seat
-from games.responses import error_page
 from history import summaries
 from lobby.models import Player
 from lobby.services import player_of

@@ -118,7 +118,7 @@ MIDDLEWARE = [
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
 ROOT_URLCONF = "yahtzee_site.urls"
-CSRF_FAILURE_VIEW = "games.responses.csrf_failure"
+CSRF_FAILURE_VIEW = "core.errors.csrf_failure"
 WSGI_APPLICATION = "yahtzee_site.wsgi.application"
 ASGI_APPLICATION = "yahtzee_site.asgi.application"
 

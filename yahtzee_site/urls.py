@@ -19,5 +19,5 @@ urlpatterns = [
     path("", include("chat.urls")),
 ]
 
-handler404 = "games.responses.page_not_found"
-handler500 = "games.responses.server_error"
+handler404 = "core.errors.page_not_found"
+handler500 = "core.errors.server_error"

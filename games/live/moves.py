@@ -13,6 +13,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from core.refusals import EXPIRED, NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.rules import IllegalMove
 from games import services
 from games.forms import MOVES, read_move
@@ -136,18 +137,18 @@ def apply_move(page: SocketPage, data) -> Outcome | None:
     with translation.override(page.page["language"]):
         try:
             if not csrf_matches(fields.get("csrfmiddlewaretoken", ""), page.page["csrf_token"]):
-                raise services.ActionRefused(services.EXPIRED)
+                raise ActionRefused(EXPIRED)
             if page.watching:  # no seat in the game: refused before its row is locked
-                raise services.NotYourGame(services.NOT_YOURS)
+                raise NotYourGame(NOT_YOURS)
             move = read_move(fields.get("move", ""), fields)
             game = services.perform(
                 page.game_id, page.visitor, move.kind, move.params, move.step, tab=page.tab or None
             )
-        except (services.ActionRefused, IllegalMove) as refusal:
+        except (ActionRefused, IllegalMove) as refusal:
             game = Game.objects.prefetch_related("seats").filter(pk=page.game_id).first()
             if game is None:
                 return None
-            return Outcome(game, ["game"], {"error": services.translate_refusal(refusal)})
+            return Outcome(game, ["game"], {"error": translate_refusal(refusal)})
         try:
             read_ahead(game, page.visitor)
         except Exception:  # only a head start: the rendering reads what it lacks itself

@@ -56,7 +56,7 @@ async def signed_in_still(session) -> bool:
 def navigate_html(url: str, language: str) -> str:
     """What sends an open page on to another address (a rematch, a table's game that started)."""
     with translation.override(language):
-        return render_to_string("lobby/_navigate.html", {"url": url})
+        return render_to_string("games/_navigate.html", {"url": url})
 
 
 class LeavesOnce:

@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from engine.flow import GameState, replay
 from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
+from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
 from games.presenters.coach import coach_allowed, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
@@ -24,8 +25,6 @@ from games.presenters.players import (
     is_own,
     player_view,
     ranking,
-    rating_changes,
-    rematch_offer,
     seat_name,
     turn_clock,
 )
@@ -205,7 +204,7 @@ def _players_context(view: GameView) -> dict:
     return {
         "players": players,
         "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "ranking": Later(lambda: ranking(players(), rating_changes(game)), language)
+        "ranking": Later(lambda: ranking(players(), hooks.RATING_CHANGES(game)), language)
         if state.finished
         else [],
     }
@@ -293,7 +292,7 @@ def _online_context(view: GameView) -> dict:
     return {
         "online": online,
         "pot": game.stake * len(view.seats),  # a diamond match's pot (lobby.diamonds holds it)
-        "rematch": rematch_offer(game, seat) if online and state.finished else None,
+        "rematch": hooks.REMATCH(game, seat) if online and state.finished else None,
         "turn_clock": turn_clock(game) if online and not state.finished else None,
         # Give the game up (a page asks to confirm): a seat of an online game still in it.
         "can_resign": online

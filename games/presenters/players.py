@@ -9,12 +9,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from engine import rating as ratings
 from engine.rules import Scorecard
 from engine.strategy.bots import BOTS
 from games import clock
 from games.models import Game, Seat
-from games.presence import gone_from
 from games.services import away_deadline
 
 # A game's players are sent to its page as it starts; until its socket has connected, a seat
@@ -170,59 +168,10 @@ def turn_clock(game: Game) -> dict | None:
     }
 
 
-def rematch_offer(game: Game, viewer: Seat | None) -> dict:
-    """Who has asked for a rematch of a finished online game, whether the viewer has, who
-    declined it (``declined``: a name, "" for none; ``declined_mine``: the viewer), and which of
-    the others are gone (``gone``: names; no rematch is offered to them)."""
-    table = getattr(game, "rematch", None)
-    if table is not None and table.expired:
-        table = None
-    seats = list(table.seats.select_related("player")) if table is not None else []
-    asked = {seat.player.visitor: seat.joined_at for seat in seats}
-    gone = [seat_name(seat) for seat in gone_from(game, viewer and viewer.visitor, asked)]
-    offer = {"asked": [], "mine": False, "game_id": None, "gone": gone}
-    offer |= {"declined": "", "declined_mine": False}
-    if table is None:
-        return offer
-    offer["asked"] = [seat.player.name for seat in seats]
-    offer["mine"] = viewer is not None and viewer.visitor in {s.player.visitor for s in seats}
-    offer["game_id"] = table.game_id
-    if table.declined_by_id:
-        declined_by = table.declined_by
-        offer["declined"] = declined_by.name
-        offer["declined_mine"] = viewer is not None and viewer.visitor == declined_by.visitor
-    return offer
-
-
-def rating_changes(game: Game) -> dict[int, dict]:
-    """A rated game's change to each seat's rating, by position: ``{"change": "+12", "rating":
-    "1512", "way": "up"}`` ("down", or "" for none; nothing for a game not rated).
-
-    Read through the reverse relation of the rating history (the lobby writes it), so that the
-    games app needs no import of the lobby.
-    """
-    if not game.ranked:
-        return {}
-    positions = {seat.visitor: seat.position for seat in game.ordered_seats()}
-    rows = game.rating_changes.values_list(
-        "player__visitor", "value_before", "value_after", "deviation_after"
-    )
-    changes = {}
-    for visitor, before, after, deviation in rows:
-        new = ratings.Rating(after, deviation)
-        change = ratings.change(ratings.Rating(before), new)
-        changes[positions.get(visitor)] = {
-            "change": change,
-            "rating": ratings.shown(new),
-            "way": {"+": "up", "-": "down"}.get(change[0], ""),
-        }
-    return changes
-
-
 def ranking(players: list[PlayerView], changes: dict[int, dict] | None = None) -> list[dict]:
     """Final places, best total first; equal totals share a place (1, 1, 3); forfeits last.
 
-    ``changes``: a rated game's change to each seat's rating (``rating_changes``).
+    ``changes``: a rated game's change to each seat's rating (``hooks.RATING_CHANGES``).
     """
     changes = changes or {}
     ordered = sorted(players, key=lambda p: (p["presence"] == "left", -p["card"].total))

@@ -32,8 +32,6 @@ def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
     )
     for name in names:
         urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
-    urls["rematch"] = reverse("lobby:rematch", args=[_GAME_ID])
-    urls["decline_rematch"] = reverse("lobby:decline_rematch", args=[_GAME_ID])
     urls["player"] = reverse("profiles:seat", args=[_GAME_ID])  # ?seat=N: that seat's profile
     urls["home"] = reverse("games:home")
     return urls

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.servers import CHROMIUM_ARGS
+from tests.waiting import wait_until
+
+# What a page should show, waited for up to 10 s rather than Playwright's 5: the browser tests run
+# two at a time on two cores (scripts/test), each with its server and its pages, and a game page
+# under that load took over 5 s to come. A check that passes waits only as long as it must.
+expect.set_options(timeout=10_000)
 
 
 def pytest_collection_modifyitems(items):
@@ -31,6 +39,27 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture
 def base(live_server) -> str:
     return live_server.url
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed_after_the_test(request):
+    """Close every page a test opened when it ends, and wait for the live server's threads that
+    served them. Pages a test opened in contexts of its own stayed open to the end of the run: a
+    game page went on trying its dead server's socket, and each kept-alive connection held a
+    live server thread that, once the browser closed after the live server had stopped, closed
+    the shared in-memory database from its own thread ("DatabaseWrapper objects created in a
+    thread can only be used in that same thread", an exception in a thread at the end of the run).
+    """
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    for context in request.getfixturevalue("browser").contexts:
+        context.close()
+    # Django's threaded server names no thread; Python names each by its target.
+    wait_until(
+        lambda: not any("process_request_thread" in t.name for t in threading.enumerate()),
+        "the live server's connections to close",
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
@@ -47,3 +49,39 @@ def count_moves(page: Page, over_socket: list, posted: list) -> None:
 
     page.on("websocket", on_socket)
     page.on("request", lambda r: MOVE_URL.search(r.url) and r.method == "POST" and posted.append(r))
+
+
+def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: float = 15) -> None:
+    """Wait, up to a deadline, for a condition on what Playwright reports (sockets a page opened,
+    requests a route holds): its events arrive only while Playwright is called, so poll with a
+    short wait on a page."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout} s in vain for {what}"
+        page.wait_for_timeout(50)
+
+
+def play_a_turn_by_keys(page: Page) -> list[str]:
+    """Roll, hold a die, roll again, go to the first open box, pick it, score: keys only."""
+    pressed: list[str] = []
+
+    def press(key: str) -> None:
+        pressed.append(key)
+        page.keyboard.press(key)
+
+    roll = page.locator("#roll-button")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("1")
+    expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
+    rolls_before = roll.inner_text()
+    press("r")
+    expect(roll).not_to_have_text(rolls_before)
+    press("ArrowDown")
+    first_box = page.get_by_role("link", name=re.compile("would score")).first
+    expect(first_box).to_be_focused()
+    press("Enter")
+    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
+    press("Enter")
+    return pressed

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import count_moves, go_online, start_online_game
+from tests.browser.online import count_moves, go_online, play_a_turn_by_keys, start_online_game
 from tests.servers import Server
 
 ROLL = re.compile(r"^(Roll|Roll again \(\d left\))$")
@@ -118,8 +118,6 @@ def test_challenge_play_a_whole_game_and_reconnect(browser, server):
 
 
 def test_a_turn_by_keys_in_an_online_game(browser, server):
-    from tests.browser.test_solo_game import play_a_turn_by_keys
-
     base = server.url
     ana = browser.new_context().new_page()
     bo = browser.new_context().new_page()

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from games.models import Game
+from tests.browser.online import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,10 +68,12 @@ def test_skip_shows_the_end_of_the_computers_turn_at_once(page: Page, base):
     score_a_turn(page)
     skip = page.get_by_role("button", name="Skip")
     expect(skip).to_be_visible()
-    wait_until(page, lambda: "step" in held)  # asked for after the pause of the shown step
+    wait_until(
+        page, lambda: "step" in held, "the step asked for"
+    )  # asked for after the pause of the shown step
     skip.focus()
     page.keyboard.press("Enter")
-    wait_until(page, lambda: "skip" in held)
+    wait_until(page, lambda: "skip" in held, "Skip's request")
     held["step"].continue_()
     page.wait_for_timeout(300)  # the step's answer, if the page still took it
     before = len(asked)
@@ -80,15 +83,6 @@ def test_skip_shows_the_end_of_the_computers_turn_at_once(page: Page, base):
     page.wait_for_timeout(1500)  # longer than any step's pause
     assert asked[before:] == []  # no step asked for after the present
     shows_the_game_as_it_is_now(page)
-
-
-def wait_until(page: Page, condition, seconds: float = 5) -> None:
-    """Let the page run (and the route handlers with it) until the condition holds."""
-    for _ in range(int(seconds * 10)):
-        if condition():
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("waited in vain")
 
 
 def test_instant_plays_no_steps_and_is_kept(page: Page, base):

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
+from tests.browser.online import play_a_turn_by_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,32 +123,6 @@ def test_keyboard_only_turn(page: Page, base: str):
     page.keyboard.press("Enter")
     expect(page.locator("#messages")).to_contain_text("Scored")
     expect(page.get_by_role("heading", name="Round 2 of 13")).to_be_visible()
-
-
-def play_a_turn_by_keys(page: Page) -> list[str]:
-    """Roll, hold a die, roll again, go to the first open box, pick it, score: keys only."""
-    pressed: list[str] = []
-
-    def press(key: str) -> None:
-        pressed.append(key)
-        page.keyboard.press(key)
-
-    roll = page.locator("#roll-button")
-    rolls_before = roll.inner_text()
-    press("r")
-    expect(roll).not_to_have_text(rolls_before)
-    press("1")
-    expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
-    rolls_before = roll.inner_text()
-    press("r")
-    expect(roll).not_to_have_text(rolls_before)
-    press("ArrowDown")
-    first_box = page.get_by_role("link", name=re.compile("would score")).first
-    expect(first_box).to_be_focused()
-    press("Enter")
-    expect(page.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_be_focused()
-    press("Enter")
-    return pressed
 
 
 def test_a_whole_turn_by_a_handful_of_keys(page: Page, base: str):

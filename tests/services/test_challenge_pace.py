@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.refusals import ActionRefused
 from games import clock
 from games.models import Game
-from games.services import ActionRefused
 from lobby import services
 from lobby.models import Challenge, Player
 from tests.clients import online

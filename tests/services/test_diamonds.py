@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.appendonly import AppendOnly
+from core.refusals import ActionRefused
 from games.models import Game, Seat
 from lobby import diamonds
 from lobby.models import Challenge, DiamondEntry, Player
@@ -262,7 +263,7 @@ def test_two_challenges_accepted_at_once_cannot_overspend():
         try:
             services.answer("ana", pk, "accept")
             return "accepted"
-        except services.ActionRefused as refusal:
+        except ActionRefused as refusal:
             return type(refusal).__name__
         finally:
             connection.close()

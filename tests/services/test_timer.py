@@ -14,6 +14,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from core.refusals import StaleAction
 from games import services, timeouts
 from games.models import Action, Game
 from games.presenters.replay import Positions
@@ -56,7 +57,7 @@ def test_at_61_seconds_the_server_plays_the_turn_and_logs_it():
 
 def test_a_late_move_is_refused_as_stale_after_the_turn_is_played():
     game = timed_game()
-    with at(game, 61), pytest.raises(services.StaleAction):
+    with at(game, 61), pytest.raises(StaleAction):
         services.perform(game.id, BO, "roll", {}, game.step)
     game.refresh_from_db()
     assert kinds(game)[0] == (0, "timeout") and game.current_seat == 1
@@ -67,11 +68,11 @@ def test_a_move_the_sweep_beat_to_it_says_the_time_ran_out():
     shown = game.step
     with at(game, 61):
         assert timeouts.sweep() == 1
-    with pytest.raises(services.StaleAction, match="The time for this turn ran out"):
+    with pytest.raises(StaleAction, match="The time for this turn ran out"):
         services.perform(game.id, BO, "roll", {}, shown)
     al_shown = Game.objects.get(pk=game.pk).step
     services.perform(game.id, AL, "roll", {}, al_shown)
-    with pytest.raises(services.StaleAction, match="moved on since this page"):
+    with pytest.raises(StaleAction, match="moved on since this page"):
         services.perform(game.id, AL, "roll", {}, al_shown)  # a double click: not a timeout
 
 

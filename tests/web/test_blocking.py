@@ -9,10 +9,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from core.refusals import ActionRefused, NotFound
 from daily import services as daily
 from daily.models import Challenge as DailyChallenge
 from games.models import Game
-from games.services import ActionRefused, NotFound, start_game
+from games.services import start_game
 from lobby import presenters, ranked
 from lobby import services as lobby
 from lobby.models import Challenge, Player, QueueEntry, Table

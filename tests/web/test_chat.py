@@ -11,10 +11,10 @@ from django.utils import timezone, translation
 from chat import presenters, services
 from chat.models import Message
 from core.appendonly import AppendOnly
+from core.refusals import NotFound
 from games import services as games
 from games.live.pages import group_name
 from games.models import Game
-from games.services import NotFound
 from lobby import services as lobby
 from lobby.models import Player
 from profiles import blocking

@@ -25,7 +25,7 @@ from engine.rules import CATEGORIES, Scorecard
 from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
 from games import recent, services
 from games.models import Action, Game
-from games.presenters import card, dice, page
+from games.presenters import card, dice, hooks, page
 from games.presenters import words as page_words
 from lobby.models import Player
 from tests.factories import VISITOR, act, make_game
@@ -119,8 +119,6 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             "speed": "{% url 'games:speed' id %}",
             "seed": "{% url 'games:seed' id %}",
             "verify": "{% url 'games:verify' id %}",
-            "rematch": "{% url 'lobby:rematch' id %}",
-            "decline_rematch": "{% url 'lobby:decline_rematch' id %}",
             "player": "{% url 'profiles:seat' id %}",
             "home": "{% url 'games:home' %}",
         }
@@ -128,6 +126,26 @@ def test_game_addresses_are_those_the_url_tag_gives(prefix):
             name: render(tag, id="Ab3_x-9") for name, tag in tags.items()
         }
         assert urls["play"].startswith(prefix)
+    finally:
+        clear_script_prefix()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("prefix", ["/", "/yahtzee/"])
+def test_the_rematch_buttons_post_where_the_url_tag_says(prefix):
+    """The lobby answers the game page's question about a rematch (``games.presenters.hooks``),
+    with where its buttons post: the lobby's addresses, which the games app does not name."""
+    ana = Player.objects.create(visitor="ana", name="Ana", name_key="ana")
+    bo = Player.objects.create(visitor="bo", name="Bo", name_key="bo")
+    game = services.start_online_game([ana, bo])
+    set_script_prefix(prefix)
+    try:
+        offer = hooks.REMATCH(game, game.ordered_seats()[0])
+        assert offer["urls"] == {
+            "ask": render("{% url 'lobby:rematch' id %}", id=game.id),
+            "decline": render("{% url 'lobby:decline_rematch' id %}", id=game.id),
+        }
+        assert offer["urls"]["ask"].startswith(prefix)
     finally:
         clear_script_prefix()
 
