@@ -38,10 +38,10 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from core.socket_messages import ANSWER  # noqa: E402  (the answer to the page's own move)
 from tests.servers import Browser, Server  # noqa: E402
 
 VERSION = re.compile(r'data-version="(\d+)"')
-ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: the answer to the page's own move
 # A page's socket takes 10 frames a second after a burst (games.live.moves.FrameBudget) and
 # drops the rest unanswered: moves over the socket are sent at most this often per page.
 FRAME_INTERVAL = 0.1

@@ -16,6 +16,7 @@ from django.utils import translation
 
 from chat import presenters, services
 from core.refusals import ActionRefused
+from core.socket_messages import PanelChanged
 
 
 def render_log(
@@ -50,7 +51,7 @@ async def push_log(
 ) -> None:
     """Send this consumer's page the log, unless its visitor is not to see the new line."""
     render = database_sync_to_async(render_log)
-    sender, language = event.get("sender", ""), consumer.page["language"]
+    sender, language = PanelChanged.read(event).sender, consumer.page["language"]
     html = await render(load, consumer.visitor, sender, language, catch_up)
     if html:
         await consumer.send(text_data=html)

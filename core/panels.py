@@ -15,6 +15,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from core.socket_messages import PanelChanged
+
 GAME_PAGE = "game"  # a game's page: the subject is the game (its view), or its id (its socket)
 TABLE_PAGE = "table"  # a private table's page: the subject is the table's code
 
@@ -54,13 +56,13 @@ def page_context(page: str, request: HttpRequest, subject: Any) -> dict:
 
 def changed(name: str, **fields: str) -> dict:
     """The group message that has each open page redraw the panel ``name`` (``redraw``)."""
-    return {"type": "panel.changed", "panel": name, **fields}
+    return PanelChanged(panel=name, **fields).to_message()
 
 
 async def redraw(consumer: Any, page: str, subject: Any, message: dict) -> None:
     """Hand a ``panel.changed`` message to the panel it names, for this consumer's page."""
     for panel in _offered.get(page, ()):
-        if panel.name == message.get("panel") and panel.push is not None:
+        if panel.name == PanelChanged.read(message).panel and panel.push is not None:
             await panel.push(consumer, subject, message, False)
 
 

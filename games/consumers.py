@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -17,18 +18,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core import panels
+from core.socket_messages import (
+    Close,
+    GameChanged,
+    MalformedFrame,
+    Navigate,
+    SignedOut,
+)
 from games import presence, timeouts
 from games.live.csrf import CSRF_SLOT, fill_csrf, masked
-from games.live.moves import (
-    CLOSE_INVALID,
-    FrameBudget,
-    SocketPage,
-    answer_move,
-    parse_move,
-    too_fast,
-)
+from games.live.moves import FrameBudget, SocketPage, answer_move, parse_move, too_fast
 from games.live.pages import (
-    CLOSE_SIGNED_OUT,
     HEARTBEAT_SECONDS,
     LeavesOnce,
     browser_of,
@@ -42,9 +42,6 @@ from games.live.redraws import ROWS, render_once, view_key
 from games.live.turns import keep_sweeping
 
 logger = logging.getLogger(__name__)
-
-CLOSE_NO_GAME = 4404  # an application's close code (4000-4999): "no such game"
-CLOSE_PRIVATE = 4403  # "not yours to see": an unshared solo game, a daily attempt of today
 
 
 # Messages whose handlers go straight to work (see ``GameConsumer.dispatch``): the channel-layer
@@ -76,7 +73,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
             # Opened, then closed with a code the page does not reconnect on (as a table's page
             # of no table, ``lobby.consumers``): a refused handshake would be tried every second.
             await self.accept()
-            await self.close(code=CLOSE_NO_GAME if refused == "missing" else CLOSE_PRIVATE)
+            await self.close(code=Close.GONE if refused == "missing" else Close.PRIVATE)
             return
         await self.forget_previous_run()
         keep_sweeping()
@@ -101,7 +98,7 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         came_back = await database_sync_to_async(presence.page_opened)(*self._page())
         # A move made between the page load and this connection would be missed: catch up now
         # (the page drops it when it already shows this version).
-        await self.game_changed({"parts": ["game"]})
+        await self.game_changed(GameChanged(parts=["game"]).to_message())
         # And the chat: a phone whose socket dropped for a while missed the lines said meanwhile.
         await panels.catch_up(self, panels.GAME_PAGE, self.game_id)
         if came_back:
@@ -148,19 +145,20 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         if not self.frames.take():
             await self.send(text_data=too_fast(self.page["language"]))
             return
-        data = parse_move(text_data)
-        if data is None:
+        try:
+            move = parse_move(text_data)
+        except MalformedFrame:
             self.refused = True
-            await self.close(code=CLOSE_INVALID)
+            await self.close(code=Close.INVALID)
             return
         page = SocketPage(self.game_id, self.visitor, self.page, self.tab, self.watching)
         try:
-            answer = await answer_move(page, data, self.channel_layer)
+            answer = await answer_move(page, move, self.channel_layer)
         except Exception:
             # Not a refusal but a failure (the database, a bug): the page reconnects and is sent
             # the game as it is; its forms post over HTTP meanwhile.
             logger.exception("Could not apply a move sent over the socket of game %s", self.game_id)
-            await self.close(code=1011)
+            await self.close(code=Close.FAILED)
             return
         if answer:
             await self.send(text_data=answer)
@@ -168,36 +166,36 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def presence_changed(self) -> None:
         await self.channel_layer.group_send(self.group, presence_message())
 
-    async def game_changed(self, event: dict) -> None:
+    async def game_changed(self, message: dict) -> None:
         """Forward this page's redraw from the message, or render it when the message has none."""
-        if event.get("event") is not None and event["event"] == self.served:
+        event = GameChanged.read(message)
+        if event.event is not None and event.event == self.served:
             return  # a later message of a move this page has already been sent
-        if event.get("tab") and event["tab"] == self.tab and event.get("mover") == self.visitor:
-            self.served = event["event"]
+        if event.tab and event.tab == self.tab and event.mover == self.visitor:
+            self.served = event.event
             return  # this page made the move: its answer showed it
-        seated = event.get("seated")
-        if seated is not None and self.visitor not in seated:
+        if event.seated is not None and self.visitor not in event.seated:
             key = view_key("", self.page["language"])  # a watcher: one redraw for them all
         else:
             key = view_key(self.visitor or "", self.page["language"])
-        if key in event.get("pending", ()):
+        if key in event.pending:
             return  # the mover's process sends it in a later message of this move
-        html = event.get("views", {}).get(key)
-        slot = event.get("csrf")
+        html = event.views.get(key)
+        slot = event.csrf
         if html is None:
             html, slot = await render_once(self.game_id, event, key, self.page), CSRF_SLOT
         if not self.takes_rows and ROWS in html:  # rows alone: a page from before they were
-            whole = event | {"event": f"{event.get('event')}:game", "parts": ["game"]}
-            whole["onlookers"] = ["game"]
+            whole = replace(event, event=f"{event.event}:game", parts=["game"], onlookers=["game"])
             html, slot = await render_once(self.game_id, whole, key, self.page), CSRF_SLOT
-        self.served = event.get("event")
+        self.served = event.event
         if html:
             await self.send(text_data=fill_csrf(html, slot, masked(self.page["csrf_token"])))
 
-    async def navigate(self, event: dict) -> None:
-        if event.get("rematch_of") != self.game_id:
+    async def navigate(self, message: dict) -> None:
+        navigate = Navigate.read(message)
+        if navigate.rematch_of != self.game_id:
             return  # a game page follows only the rematch of the game it shows
-        await self.send(text_data=navigate_html(event["url"], self.page["language"]))
+        await self.send(text_data=navigate_html(navigate.url, self.page["language"]))
 
     async def lobby_changed(self, event: dict) -> None:
         """Challenges changed: nothing to redraw on a game page."""
@@ -210,11 +208,11 @@ class GameConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """The player's profile signed out its other browsers: if this is one of them, its socket
         (which read the player when it opened) takes no more moves and closes at once, and the
         page loads again as nobody's. The closing stops counting the seat present here."""
-        if event.get("kept") == self.browser:
+        if SignedOut.read(event).kept == self.browser:
             return
         self.refused = True  # a frame still queued behind this message is not applied
         await self.send(text_data=navigate_html(f"/game/{self.game_id}/", self.page["language"]))
-        await self.close(code=CLOSE_SIGNED_OUT)
+        await self.close(code=Close.SIGNED_OUT)
 
     async def _keep_present(self) -> None:
         while True:

@@ -14,9 +14,9 @@ from django.utils import translation
 from core import panels
 from core.addresses import client_address
 from core.refusals import ActionRefused
+from core.socket_messages import Close, LobbyChanged, Navigate, SignedOut
 from games.live.csrf import masked
 from games.live.pages import (
-    CLOSE_SIGNED_OUT,
     HEARTBEAT_SECONDS,
     LeavesOnce,
     browser_of,
@@ -62,8 +62,6 @@ def render_table(code: str, visitor: str | None, page: dict) -> str:
 
 
 logger = logging.getLogger(__name__)
-
-CLOSE_NO_TABLE = 4404  # an application's close code (4000-4999): "no such table"
 
 
 def table_found(scope: dict, code: str) -> bool:
@@ -128,10 +126,11 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
     async def _came_or_went(self, changed: bool) -> None:
         """Redraw the lobby's list of who is online, only when this player came or went."""
         if changed:
-            await self.channel_layer.group_send(notify.LOBBY_GROUP, {"type": "lobby.changed"})
+            await self.channel_layer.group_send(notify.LOBBY_GROUP, LobbyChanged().to_message())
 
     async def navigate(self, event: dict) -> None:
-        await self.send(text_data=navigate_html(event["url"], self.page["language"]))
+        url = Navigate.read(event).url
+        await self.send(text_data=navigate_html(url, self.page["language"]))
 
     async def lobby_changed(self, event: dict) -> None:
         """Lobby pages redraw; other pages ignore it."""
@@ -140,10 +139,10 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """The profile signed out its other browsers: if this is one of them, its socket closes
         at once (the player is online through it no more) and the page loads again as nobody's
         (``notify.signed_out``)."""
-        if event.get("kept") == self.browser:
+        if SignedOut.read(event).kept == self.browser:
             return
         await self.send(text_data=navigate_html(self.path, self.page["language"]))
-        await self.close(code=CLOSE_SIGNED_OUT)
+        await self.close(code=Close.SIGNED_OUT)
 
     async def table_changed(self, event: dict) -> None:
         """Table pages redraw; other pages ignore it."""
@@ -191,7 +190,7 @@ class TableConsumer(PresenceConsumer):
             # refused (403) would be tried again every second, each try one more wrong code
             # counted against the visitor's address (a tab left open after its table expired).
             await self.accept()
-            await self.close(code=CLOSE_NO_TABLE)
+            await self.close(code=Close.GONE)
             return
         await super().connect()
 

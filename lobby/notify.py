@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.socket_messages import LobbyChanged, Navigate, SignedOut, TableChanged
 from games import events
 
 LOBBY_GROUP = "lobby"
@@ -17,29 +18,29 @@ def table_group(code: str) -> str:
     return f"table-{code}"
 
 
-def _send(group: str, message: dict) -> None:
-    events.announce(group, message)
+def _send(group: str, message: LobbyChanged | TableChanged | Navigate | SignedOut) -> None:
+    events.announce(group, message.to_message())
 
 
 def lobby_changed() -> None:
     """Who is online changed: every lobby page redraws its list."""
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+    _send(LOBBY_GROUP, LobbyChanged())
 
 
 def players_changed(*visitors: str) -> None:
     """These players' challenges changed: their lobby pages redraw them."""
     for visitor in visitors:
-        _send(player_group(visitor), {"type": "lobby.changed"})
+        _send(player_group(visitor), LobbyChanged())
 
 
 def table_changed(code: str) -> None:
     """A table's seats changed: its pages redraw them."""
-    _send(table_group(code), {"type": "table.changed"})
+    _send(table_group(code), TableChanged())
 
 
 def navigate(visitors: list[str], game, table: str | None = None, rematch_of=None) -> None:
     """Send these players' open lobby/table pages (and, for a rematch, the old game's) to a game."""
-    message = {"type": "navigate", "url": f"/game/{game.id}/", "rematch_of": rematch_of}
+    message = Navigate(url=f"/game/{game.id}/", rematch_of=rematch_of)
     for visitor in visitors:
         _send(player_group(visitor), message)
     if table:
@@ -51,7 +52,7 @@ def signed_out(visitor: str, kept: str) -> None:
     (``core.identity.browser_mark``): every open page of theirs (lobby, table, game) closes its
     socket at once, which read the profile when it opened and would go on acting as it, and loads
     again as nobody's."""
-    _send(player_group(visitor), {"type": "signed.out", "kept": kept})
+    _send(player_group(visitor), SignedOut(kept=kept))
 
 
 def game_changed(game_id: str) -> None:

@@ -161,9 +161,9 @@ if os.environ.get("DATABASE_URL"):
             "DATABASE_URL is for PostgreSQL (postgres://USER:PASSWORD@HOST:5432/NAME). For "
             "SQLite leave it unset; SQLITE_PATH names the file (default: in YAHTZEE_DATA_DIR)."
         )
-    # A move waits for its game's row lock on a mover thread (or on the socket process's event
-    # loop with MOVE_THREADS=0): a lock held for long (a psql session, a migration) fails the
-    # move after 2 s (the page reconnects and shows the game) rather than stalling its thread.
+    # A move waits for its game's row lock on a mover thread (or on the socket process's one
+    # database thread with MOVE_THREADS=0): a lock held for long (a psql session, a migration)
+    # fails the move after 2 s (the page reconnects and shows the game) rather than stalling it.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c lock_timeout=2s")
     # A PostgreSQL that is down or unreachable fails a page or a command within about 3 s, with
     # the pool's "error connecting ... Is the server running" line, not after 20 s: no connection

@@ -20,7 +20,6 @@ SELECT = re.compile(r"\?select=(\w+)")
 # One turn: roll all five, hold the first die, roll the other four, score the first box offered.
 TURN = (("roll", "00000"), ("hold", None), ("roll", "10000"), ("score", None))
 KINDS = ("roll", "hold", "score")
-ANSWER = "<!-- answer -->"  # games.live.moves.ANSWER: starts the answer to a socket move
 # A page may send its socket a burst of 20 frames, then 10 a second (games.live.moves.FrameBudget);
 # past that a move is answered "too fast" and not applied. Each seat keeps well inside it (a
 # smaller burst, a slower rate, for the jitter between sending here and arriving there), so that

@@ -15,7 +15,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from benchmarks.load.client import (
-    ANSWER,
     KINDS,
     PAGE_BURST,
     PAGE_FRAMES_PER_S,
@@ -30,6 +29,7 @@ from benchmarks.load.client import (
     Visitor,
 )
 from benchmarks.load.recording import CpuMeter, Recorder, result_of, summary
+from core.socket_messages import ANSWER
 
 
 class Pace:

@@ -5,11 +5,13 @@
 once). ``redraws``: after a move commits, the other pages' redraws rendered once, with the same
 partials as the views, and sent in group messages that consumers only forward. ``moves``: moves
 sent over a page's socket (the frame's limits, the page's budget, applied through
-``services.perform`` and answered as a post is). ``threads``: where their database work runs
-(``MOVE_THREADS``). ``csrf``: the tokens of forms sent over sockets. ``sending``: sends to groups
-from sync code. ``games.consumers`` and ``lobby.consumers`` hold the thin consumers; the layer
-listens to ``games.events`` (connected in ``GamesConfig.ready``), so nothing below the views
-imports it.
+``services.perform`` and answered as a post is). ``threads``: where their database work and
+their rendering run (``MOVE_THREADS``), never on the event loop. ``csrf``: the tokens of forms
+sent over sockets. ``sending``: sends to groups from sync code. ``games.consumers`` and
+``lobby.consumers`` hold the thin consumers; the layer listens to ``games.events`` (connected in
+``GamesConfig.ready``), so nothing below the views imports it. Every message's shape, what pages
+send and are sent and what goes through the channel layer, is named once in
+``core.socket_messages``.
 
 What a page does with what it gets (``static/js/game.js``):
 

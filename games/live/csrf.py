@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 from django.middleware import csrf
+from django.utils.crypto import constant_time_compare
 
 # Fragments are rendered once for every page that sees the same, so forms carry this stand-in for
 # the CSRF token; each consumer puts in its own page's token before sending (see ``fill_csrf``).
@@ -15,11 +16,31 @@ CSRF_SLOT = secrets.token_hex(16)
 
 
 # Masking draws its 32 characters from one read of the system's random source: Django's own
-# (``csrf._mask_cipher_secret``) reads it once per character, 32 system calls, on every page's
-# every push. Bytes from 248 up are skipped so that every character is as likely.
+# reads it once per character, 32 system calls, on every page's every push. Bytes from 248 up
+# are skipped so that every character is as likely. Tokens are made and read as Django makes
+# and reads them, from its public constants (its helpers are private).
 CSRF_CHARS = csrf.CSRF_ALLOWED_CHARS
 CSRF_CHAR_INDEX = {char: index for index, char in enumerate(CSRF_CHARS)}
 UNBIASED_BYTES = 256 - 256 % len(CSRF_CHARS)
+
+
+def well_formed(token: str) -> bool:
+    """Whether a token or secret is one Django could have made: its length (a secret's or a
+    masked token's) and its characters."""
+    lengths = (csrf.CSRF_SECRET_LENGTH, csrf.CSRF_TOKEN_LENGTH)
+    return len(token) in lengths and all(char in CSRF_CHAR_INDEX for char in token)
+
+
+def unmasked(token: str) -> str:
+    """The secret in a well-formed token: a masked one's second half shifted back by its mask
+    (its first half), as Django reads it; a secret as it is."""
+    if len(token) != csrf.CSRF_TOKEN_LENGTH:
+        return token
+    mask, shifted = token[: csrf.CSRF_SECRET_LENGTH], token[csrf.CSRF_SECRET_LENGTH :]
+    return "".join(
+        CSRF_CHARS[(CSRF_CHAR_INDEX[char] - CSRF_CHAR_INDEX[step]) % len(CSRF_CHARS)]
+        for char, step in zip(shifted, mask, strict=True)
+    )
 
 
 def masked(secret: str) -> str:
@@ -30,12 +51,8 @@ def masked(secret: str) -> str:
     token is made as Django makes it (a random mask, then the secret shifted by it character by
     character), so Django's CSRF check accepts it.
     """
-    if len(secret) != csrf.CSRF_SECRET_LENGTH:
+    if len(secret) != csrf.CSRF_SECRET_LENGTH or not well_formed(secret):
         return secret  # none (or not a secret Django made): the forms will be refused anyway
-    try:
-        csrf._check_token_format(secret)
-    except csrf.InvalidTokenFormat:
-        return secret
     mask: list[int] = []
     while len(mask) < csrf.CSRF_SECRET_LENGTH:
         drawn = secrets.token_bytes(csrf.CSRF_SECRET_LENGTH + 8)
@@ -61,12 +78,9 @@ def csrf_matches(token: str, cookie: str) -> bool:
     middleware checks a post (with its helpers: a socket has no request to give it).
 
     The socket's whole origin is also checked when it opens (``games.live.sockets``). Django's
-    private helpers are used because its public check needs a request: tests/live/test_frames.py
+    public check needs a request, and its helpers are private: tests/live/test_frames.py
     checks tokens here and through ``CsrfViewMiddleware`` alike, and fails if Django changes.
     """
-    try:
-        csrf._check_token_format(token)
-        csrf._check_token_format(cookie)
-    except csrf.InvalidTokenFormat:
+    if not (well_formed(token) and well_formed(cookie)):
         return False
-    return csrf._does_token_match(token, cookie)
+    return constant_time_compare(unmasked(token), unmasked(cookie))

@@ -5,47 +5,36 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
+import itertools
 import logging
 import time
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from core.refusals import EXPIRED, NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
+from core.socket_messages import MoveFrame, answer
 from engine.rules import IllegalMove
 from games import services
 from games.forms import MOVES, read_move
+from games.live import threads
 from games.live.csrf import csrf_matches, masked
 from games.live.redraws import read_ahead
 from games.live.sending import deliver
-from games.live.threads import MOVES_ON_LOOP, keeping_sends, moving, on_mover_thread, run_here
+from games.live.threads import keeping_sends, moving, off_loop
 from games.models import Game
 from games.presenters.page import game_context, render_parts
 from games.presenters.parts import changed_parts
 
 logger = logging.getLogger(__name__)
 
-# Marks the answer to this page's own move: the page applies it even when it shows no newer
-# version than the page has (a refusal), unlike a push (see static/js/game.js).
-ANSWER = "<!-- answer -->"
-MAX_MOVE_BYTES = 2000  # a move's fields are a few dozen bytes; anything longer is refused
-CLOSE_INVALID = 1007  # RFC 6455: a frame that is not a move
 
-
-def parse_move(text: str | None) -> dict | None:
-    """A move's fields from a frame (JSON of its form's fields plus "move"), or None if the
+def parse_move(text: str | None) -> MoveFrame:
+    """The move in a frame (JSON of its form's fields plus "move"); ``MalformedFrame`` if the
     frame is not a move a page sends."""
-    if not text or len(text) > MAX_MOVE_BYTES:
-        return None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
-        return None
-    if not isinstance(data, dict) or data.get("move") not in MOVES:
-        return None
-    return data
+    return MoveFrame.parse(text, MOVES)
 
 
 class FrameBudget:
@@ -78,7 +67,7 @@ def too_fast(language: str) -> str:
     answer, in order, so that a page matches answers to its moves (static/js/game.js).
     """
     with translation.override(language):
-        return ANSWER + render_to_string("games/too_fast.html").strip()
+        return answer(render_to_string("games/too_fast.html").strip())
 
 
 class Outcome(NamedTuple):
@@ -99,48 +88,75 @@ class SocketPage(NamedTuple):
     watching: bool  # the visitor has no seat in the game
 
 
-async def answer_move(page: SocketPage, data: dict, layer) -> str:
+async def answer_move(page: SocketPage, move: MoveFrame, layer) -> str:
     """Apply a move a page sent over its socket; its answer, for the page (empty: no game).
 
     The other pages' redraws go out first, through ``layer``. Where the move runs:
     ``games.live.threads``.
     """
-    if MOVES_ON_LOOP:
+    if threads.MOVES_SHARE_THREAD:
         async with moving(asyncio.get_running_loop()):
-            outcome, sends = run_here(apply_move, page, data)
-            return await send_and_answer(outcome, sends, page, layer)
+            moved = await off_loop(apply_and_render)(page, move)
+            return await send_and_answer(moved, page, layer)
     # The move's database work on a mover thread: the loop goes on serving other pages meanwhile.
-    outcome, sends = await on_mover_thread(keeping_sends)(apply_move, page, data)
+    moved = await off_loop(apply_and_render)(page, move)
     async with moving(asyncio.get_running_loop()):
-        return await send_and_answer(outcome, sends, page, layer)
+        return await send_and_answer(moved, page, layer)
 
 
-async def send_and_answer(outcome: Outcome | None, sends: list, page: SocketPage, layer) -> str:
-    """Render and send the others' redraws of an applied move, then render its answer, here.
+class Moved(NamedTuple):
+    """A move applied on its thread: its outcome, and its redraws, the first one rendered (or,
+    when it has none, the answer)."""
+
+    outcome: Outcome | None
+    first: tuple[str, dict] | None  # the first redraw's group and message, ready to send
+    rest: Iterator[tuple[str, dict]]  # the others, each rendered when it is asked for
+    answer: str | None  # rendered already when there is no redraw to send first
+
+
+def apply_and_render(page: SocketPage, move: MoveFrame) -> Moved:
+    """Apply the move, then render the first of its redraws in the same hand-over to the
+    thread: the other player's page is sent it as soon as the loop is back. A move that
+    redraws no other page (a refusal, nobody else's page open) is answered at once."""
+    outcome, sends = keeping_sends(apply_move, page, move)
+    rest = itertools.chain.from_iterable(sends)
+    first = next(rest, None)
+    return Moved(outcome, first, rest, answer_to(outcome, page) if first is None else None)
+
+
+def next_or_answer(moved: Moved, page: SocketPage) -> tuple[tuple[str, dict] | None, str]:
+    """The move's next redraw, rendered; once none is left, the answer to the page's move."""
+    sent = next(moved.rest, None)
+    return (sent, "") if sent is not None else (None, answer_to(moved.outcome, page))
+
+
+async def send_and_answer(moved: Moved, page: SocketPage, layer) -> str:
+    """Send the others' redraws of an applied move, then return its answer, each rendered on
+    the move's thread (``off_loop``) and sent from the loop.
 
     Over the page's open socket a move skips the HTTP request's parsing, middleware and session
     read, which makes up much of its cost; what other pages are sent is the same as for a post.
-    Each redraw is rendered, handed to the channel layer, and given a few turns of the loop to
-    reach its pages' sockets before the next one (or the answer) is rendered.
+    Each redraw is handed to the channel layer and given a few turns of the loop to reach its
+    pages' sockets before the next one (or the answer) is rendered.
     """
-    for messages in sends:
-        while (sent := run_here(next, messages, None)[0]) is not None:
-            await deliver(layer, *sent)
-    return run_here(answer_to, outcome, page)[0]
+    sent, answer = moved.first, moved.answer
+    while sent is not None:
+        await deliver(layer, *sent)
+        sent, answer = await off_loop(next_or_answer)(moved, page)
+    return answer or ""
 
 
-def apply_move(page: SocketPage, data) -> Outcome | None:
+def apply_move(page: SocketPage, frame: MoveFrame) -> Outcome | None:
     """A move sent over a socket applied (its redraws announced) or refused, as ``views.act``
     applies the same move posted; None if there is no such game."""
-    fields = data if isinstance(data, dict) else {}
-    fields = {key: value for key, value in fields.items() if isinstance(value, str)}
+    fields = frame.fields
     with translation.override(page.page["language"]):
         try:
             if not csrf_matches(fields.get("csrfmiddlewaretoken", ""), page.page["csrf_token"]):
                 raise ActionRefused(EXPIRED)
             if page.watching:  # no seat in the game: refused before its row is locked
                 raise NotYourGame(NOT_YOURS)
-            move = read_move(fields.get("move", ""), fields)
+            move = read_move(frame.kind, fields)
             game = services.perform(
                 page.game_id, page.visitor, move.kind, move.params, move.step, tab=page.tab or None
             )
@@ -165,4 +181,4 @@ def answer_to(outcome: Outcome | None, page: SocketPage) -> str:
         # The token is masked here, after the other pages' redraws have gone.
         answer_page = page.page | {"csrf_token": masked(page.page["csrf_token"]), "live": True}
         context = game_context(outcome.game, page.visitor, **outcome.told) | answer_page
-        return ANSWER + render_parts(context, outcome.parts)
+        return answer(render_parts(context, outcome.parts))

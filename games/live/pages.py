@@ -12,13 +12,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from core.identity import browser_mark, still_signed_in
+from core.socket_messages import GameChanged
 from games import presence
 from games.live.sockets import language_of
 
 HEARTBEAT_SECONDS = 20
-# An application's close code (4000-4999), which the page does not reconnect on: its browser was
-# signed out from another of its profile's browsers (``lobby.notify.signed_out``).
-CLOSE_SIGNED_OUT = 4401
 # A page opening or closing changes only the status (who is here, the away countdown): redrawing
 # more would wipe a box the player to move has just selected.
 PRESENCE_PARTS = ["status"]
@@ -112,4 +110,4 @@ _forgetting: dict[str, asyncio.Future] = {}
 
 def presence_message() -> dict:
     """The group message that redraws who is here on a game's pages."""
-    return {"type": "game.changed", "parts": PRESENCE_PARTS, "event": secrets.token_hex(8)}
+    return GameChanged(parts=PRESENCE_PARTS, event=secrets.token_hex(8)).to_message()

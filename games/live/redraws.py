@@ -12,6 +12,7 @@ the same (``render_once``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
+from core.socket_messages import GameChanged
 from games.live.csrf import CSRF_SLOT
 from games.live.pages import group_name
 from games.live.sending import broadcast, kept
@@ -52,8 +54,8 @@ def game_changed(
     language = translation.get_language() or settings.LANGUAGE_CODE
     messages = redraws(game_id, parts, onlookers, game, mover, tab, language)
     if kept.sends is not None:
-        # A move applied on the event loop's thread: its consumer renders and sends these one
-        # by one, letting each go out before the next is rendered (``live.moves.move_here``).
+        # A move applied over a socket: its consumer has these rendered and sends them one by
+        # one, letting each go out before the next is rendered (``live.moves.send_and_answer``).
         kept.sends.append(messages)
         return
     for group, message in messages:
@@ -81,20 +83,23 @@ def redraws(
     language: str,
 ) -> Iterator[tuple[str, dict]]:
     """The group messages of ``game_changed``, each rendered when it is asked for."""
-    message = {
-        "type": "game.changed",
-        "parts": list(parts),
-        "onlookers": list(parts if onlookers is None else onlookers),
-        "event": secrets.token_hex(8),
-        "tab": tab,  # the page that made the move: its answer already shows it
-        "mover": mover,
-    }
+    message = GameChanged(
+        parts=list(parts),
+        onlookers=list(parts if onlookers is None else onlookers),
+        event=secrets.token_hex(8),
+        tab=tab,
+        mover=mover,
+    )
     if game is None:
-        yield group_name(game_id), message
+        yield group_name(game_id), message.to_message()
         return
     seats = game.ordered_seats()
-    message |= {"seated": sorted({s.visitor for s in seats if s.visitor}), "csrf": CSRF_SLOT}
-    message["version"] = game.log_length  # the log position the parts were chosen for
+    message = dataclasses.replace(
+        message,
+        seated=sorted({s.visitor for s in seats if s.visitor}),
+        csrf=CSRF_SLOT,
+        version=game.log_length,
+    )
     open_pages = list(dict.fromkeys(s.visitor for s in seats if s.visitor and s.connections > 0))
     here = [visitor for visitor in open_pages if visitor != mover]
     if game.watched:
@@ -107,7 +112,7 @@ def redraws(
         # (Through Redis, the socket process renders it while this one answers.)
         here.append(mover)
     if not here:
-        yield group_name(game_id), message
+        yield group_name(game_id), message.to_message()
     keys = [view_key(visitor, language) for visitor in here]
     page = {"language": language, "csrf_token": CSRF_SLOT}
     for done, visitor in enumerate(here, start=1):
@@ -118,13 +123,13 @@ def redraws(
             logger.exception("Could not render the live update of game %s", game_id)
             html = None
         # "pending": the pages whose redraw follows in a later message of this move.
-        views = {"views": {keys[done - 1]: html}, "pending": keys[done:]}
-        yield group_name(game_id), message | views
+        views = dataclasses.replace(message, views={keys[done - 1]: html}, pending=keys[done:])
+        yield group_name(game_id), views.to_message()
 
 
 def read_ahead(game: Game, mover: str | None) -> None:
-    """Read what this move's redraws and answer will need from the database, here: on the mover
-    thread (``games.live.moves.apply_move``), not on the event loop that renders them.
+    """Read what this move's redraws and answer will need from the database, here, with the move
+    (``games.live.moves.apply_move``), in a query or two rather than one per rendering.
 
     While a game is played, a redraw's one query is its seat's latest actions for the message line
     (``games.recent`` keeps them, but a page whose last redraw this process did not render reads
@@ -150,7 +155,7 @@ def view_key(visitor: str, language: str) -> str:
     return f"{visitor}|{language}"
 
 
-def render_context(game: Game, visitor: str | None, page: dict, message: dict) -> str:
+def render_context(game: Game, visitor: str | None, page: dict, message: GameChanged) -> str:
     """The parts the message names as this visitor sees the game, as out-of-band swaps.
 
     The pages of the visitor who moved redraw the message's ``parts``; everyone else's (or,
@@ -160,16 +165,16 @@ def render_context(game: Game, visitor: str | None, page: dict, message: dict) -
     what it then shows (static/js/game.js).
     """
     context = game_context(game, visitor) | {"live": True} | page
-    parts = message.get("parts", ["game"])
-    mover = message.get("mover")
+    parts = message.parts
+    mover = message.mover
     if (visitor != mover) if mover else not context["can_play"]:
-        parts = message.get("onlookers", parts)
-    if message.get("version", game.log_length) != game.log_length:
+        parts = message.onlookers_parts
+    if message.version is not None and message.version != game.log_length:
         parts = ["game"]
     return render_parts(context, parts)
 
 
-def render_game(game_id: str, visitor: str | None, page: dict, message: dict) -> str:
+def render_game(game_id: str, visitor: str | None, page: dict, message: GameChanged) -> str:
     """The parts a message names as this visitor should see them now, as out-of-band swaps.
 
     ``page`` gives the language and the token that forms carry.
@@ -187,15 +192,15 @@ _renders: dict[tuple[str, str], asyncio.Future] = {}
 RENDERS_KEPT = 64
 
 
-async def render_once(game_id: str, event: dict, key: str, page: dict) -> str:
+async def render_once(game_id: str, event: GameChanged, key: str, page: dict) -> str:
     """A page's own redraw of a message (``key``: whose view), rendered once for all the pages
     of this process that see the same; with the forms' token left as ``CSRF_SLOT``."""
     visitor = key.partition("|")[0] or None
     page = page | {"csrf_token": CSRF_SLOT}
     render = database_sync_to_async(render_game)
-    if event.get("event") is None:  # the catch-up of a page that just connected
+    if event.event is None:  # the catch-up of a page that just connected
         return await render(game_id, visitor, page, event)
-    shared = (event["event"], key)
+    shared = (event.event, key)
     task = _renders.get(shared)
     if task is None:
         task = _renders[shared] = asyncio.ensure_future(render(game_id, visitor, page, event))

@@ -1,5 +1,5 @@
-"""Sending to the open pages' groups: from synchronous code (views, services) and from a move
-applied on the event loop's own thread, whose sends are kept for its consumer to await."""
+"""Sending to the open pages' groups: from synchronous code (views, services), and from a move
+applied over a socket, whose sends are kept for its consumer to send from the event loop."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SEND_TIMEOUT = 2  # seconds a request waits for the channel layer to take a mess
 
 
 class KeptSends(threading.local):
-    """What a move applied on this thread's event loop sends (``run_here``), for its consumer."""
+    """What a move applied on this thread sends (``threads.keeping_sends``), for its consumer."""
 
     sends: list[Iterator[tuple[str, dict]]] | None = None
 
@@ -31,7 +31,7 @@ def broadcast(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if kept.sends is not None:  # a move applied on the event loop's thread: see ``run_here``
+    if kept.sends is not None:  # a move applied over a socket: see ``threads.keeping_sends``
         kept.sends.append(iter([(group, message)]))
         return
     try:
@@ -81,9 +81,8 @@ async def deliver(layer, group: str, message: dict) -> None:
     """Send a message, then let the consumers of this process forward it before returning.
 
     On one server process (the in-memory layer) the consumers run on the loop this is sent on,
-    while the code that sent it goes on rendering the mover's own answer: on another thread,
-    the loop would otherwise wait for it to let go of the GIL (5 ms switch interval); on the
-    loop's thread (``live.moves.move_here``), until it had finished.
+    while the code that sent it goes on rendering the mover's own answer on another thread: the
+    loop would otherwise wait for it to let go of the GIL (5 ms switch interval).
     """
     await layer.group_send(group, message)
     for _ in range(DELIVERY_TURNS):

@@ -1,37 +1,39 @@
-"""Where moves sent over sockets are applied, by ``settings.MOVE_THREADS``: their database work
-on threads kept for the life of the process (``on_mover_thread``, the default), or everything on
-the event loop's own thread (``run_here``, ``MOVE_THREADS=0``). Either way the redraws and the
-answer are rendered and sent on the loop (``games.live.moves.answer_move``).
+"""Where moves sent over sockets are applied and answered, by ``settings.MOVE_THREADS``: on
+threads kept for the life of the process (``off_loop``, the default), or with ``MOVE_THREADS=0``
+on the one thread that runs the process's other synchronous work (asgiref's thread-sensitive
+thread, which Channels' ``database_sync_to_async`` uses). Never on the event loop's own thread:
+Django refuses the database there, and its documented way is to run such code through
+``sync_to_async`` on a thread (docs: "Asynchronous support", async safety); the event loop only
+sends what the threads render (``games.live.moves.answer_move``).
 
 On the loop's thread, every other socket of the process waits while a move waits for the
 database: its round trips, its game's row lock, another SQLite writer. At twice the usual load
 (128 players in 64 games) the stack then served 109-121 of the 128 moves/s asked with the
-socket processes using under a core (issue #15). As Channels documents it
-(``database_sync_to_async``), the database work goes to a few threads instead, and one game's
-wait never holds up another game's sockets (tests/live/test_consumers.py checks it); a move's
-rendering stays on the loop, where it would hold the GIL anyway, so a move hands over to another
-thread and back once.
+socket processes using under a core (issue #15). So the database work goes to a few threads,
+and one game's wait never holds up another game's sockets (tests/live/test_consumers.py checks it).
+Until issue 30 a move's rendering ran on the loop, hidden from Django's guard by a private
+asyncio call; what rendering it on the move's thread costs: docs/benchmarks.md (issue 30).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import SyncToAsync
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 
 from games.live.sending import kept
 
-# ``MOVE_THREADS=0``: on the loop's thread. A move is a few reads and writes with the GIL held for
-# most of its time; at low load a whole move on a thread of its own only added hand-overs of the
-# work and of the GIL (a roll on the other screen, p50: SQLite 3.6-4.2 ms on the loop against
-# 4.8-5.1 on a thread, the stack 8.7-9.2 against 10.2-10.9; docs/benchmarks.md).
-MOVES_ON_LOOP = not settings.MOVE_THREADS
+# ``MOVE_THREADS=0``: moves on the process's one thread for synchronous work, as every other
+# ``database_sync_to_async`` call of its consumers: a move waits behind their work and they
+# behind it, but nothing is handed between threads of its own.
+MOVES_SHARE_THREAD = not settings.MOVE_THREADS
 # Otherwise the database work of moves runs on this many threads; moves of one game queue on its
 # row lock, moves of other games go on.
 MOVE_THREADS = max(1, settings.MOVE_THREADS)
@@ -48,43 +50,12 @@ def drop_unusable_connections() -> None:
             connection.close()
 
 
-def run_here[T](
-    func: Callable[..., T], *args, **kwargs
-) -> tuple[T, list[Iterator[tuple[str, dict]]]]:
-    """Run synchronous database code on this event loop's thread; also return what it sent.
-
-    Django refuses to use the database from a thread running an event loop, as every other task
-    of the loop waits meanwhile. For a move's rendering (and its whole work, ``MOVES_ON_LOOP``)
-    that is wanted: it would hold the GIL anyway, and on a thread it took two hand-overs more
-    (the figures above). So the loop is hidden from the guard for the call: the private
-    ``asyncio._set_running_loop``, exported for event loop implementations (asyncio has no
-    public way); tests/live/test_consumers.py fails if it stops hiding the loop or stops restoring
-    it.
-    The call must not wait on the loop, so what it would send
-    through the channel layer is kept instead and returned, for the caller to await: every send
-    of a move goes through ``broadcast`` or ``game_changed``, which keep it. (An ``async_to_sync``
-    in the call would not find this loop, and would run its coroutine on a new one.)
-    """
-    loop = asyncio.get_running_loop()
-    sends: list[Iterator[tuple[str, dict]]] = []
-    kept.sends = sends
-    asyncio._set_running_loop(None)
-    try:
-        return func(*args, **kwargs), sends
-    finally:
-        try:
-            # Before the loop is back: Django keeps other connections for code on a loop.
-            drop_unusable_connections()
-        finally:
-            asyncio._set_running_loop(loop)
-            kept.sends = None
-
-
 def keeping_sends[T](
     func: Callable[..., T], *args, **kwargs
 ) -> tuple[T, list[Iterator[tuple[str, dict]]]]:
-    """Run synchronous database code on this thread (a mover thread), keeping what it would
-    send instead, as ``run_here`` does: the redraws are rendered and sent on the loop."""
+    """Run synchronous database code on this thread (a move's), keeping what it would send
+    through the channel layer instead, for the event loop to send: a move's redraws go out one
+    by one, each rendered when the one before it has gone (``games.live.moves``)."""
     sends: list[Iterator[tuple[str, dict]]] = []
     kept.sends = sends
     try:
@@ -93,16 +64,37 @@ def keeping_sends[T](
         kept.sends = None
 
 
+def off_loop[T](func: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``func`` made awaitable, run where moves run (see above) with asgiref's ``sync_to_async``.
+
+    Unlike ``database_sync_to_async`` this does not close the thread's database connection after
+    each call, which keeps it between moves (one of the process's pool on PostgreSQL); it drops
+    one that failed or was left in a transaction, for the next move to open anew.
+    """
+
+    @functools.wraps(func)
+    def keeping_connection_usable(*args, **kwargs) -> T:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            drop_unusable_connections()
+
+    if MOVES_SHARE_THREAD:
+        return sync_to_async(keeping_connection_usable, thread_sensitive=True)
+    return sync_to_async(keeping_connection_usable, thread_sensitive=False, executor=_movers)
+
+
 _moving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock]
 _moving = weakref.WeakKeyDictionary()
 
 
 def moving(loop: asyncio.AbstractEventLoop) -> asyncio.Lock:
-    """The turn that moves on this loop's thread take, from the move to its answer.
+    """The turn that moves of this loop's sockets take while their redraws and answer are
+    rendered and sent (with ``MOVES_SHARE_THREAD``, from the move itself).
 
     While a move's redraws go out, the loop's other tasks run for a few turns; without this,
-    another page's move could start in them, and the answer would wait for its whole work (at
-    64 players the p99 of scores doubled).
+    another page's move could be rendered in them, and the answer would wait for its whole work
+    (at 64 players the p99 of scores doubled).
     """
     lock = _moving.get(loop)
     if lock is None:
@@ -120,20 +112,3 @@ def release_mover_connections() -> None:
 
     for done in [_movers.submit(release) for _ in range(MOVE_THREADS)]:
         done.result()
-
-
-class on_mover_thread(SyncToAsync):  # noqa: N801 (used like sync_to_async)
-    """Run a function on a mover thread (unless ``MOVES_ON_LOOP``), which keeps its database
-    connection between moves: one of the process's pool on PostgreSQL. Unlike
-    ``database_sync_to_async`` this does not close the connection after each call; it drops one
-    that failed or was left in a transaction, for the next move to open anew.
-    """
-
-    def __init__(self, func) -> None:
-        super().__init__(func, thread_sensitive=False, executor=_movers)
-
-    def thread_handler(self, loop, *args, **kwargs):
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            drop_unusable_connections()

@@ -17,6 +17,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from core.socket_messages import ANSWER, GameChanged
 from games import consumers, recent, services
 from games.live import csrf as live_csrf
 from games.live import moves, redraws, sending, threads
@@ -60,7 +61,7 @@ async def next_answer(communicator: WebsocketCommunicator) -> str:
     busy machine."""
     for _ in range(10):
         message = await communicator.receive_from(timeout=3)
-        if message.startswith(moves.ANSWER):
+        if message.startswith(ANSWER):
             return message
     raise AssertionError("no answer")
 
@@ -171,8 +172,12 @@ async def test_a_page_that_renders_its_redraw_after_the_game_moved_on_gets_the_g
     game = await new_online_game()
     perform = database_sync_to_async(services.perform)
     rolled = await perform(game.id, "ana", "roll", {"held": [False] * 5}, 0, roll=lambda n: [5] * n)
-    message = {"parts": ["dice", "card"], "onlookers": ["dice", "messages"], "mover": "ana"}
-    message["version"] = rolled.log_length
+    message = GameChanged(
+        parts=["dice", "card"],
+        onlookers=["dice", "messages"],
+        mover="ana",
+        version=rolled.log_length,
+    )
     page = {"language": "en", "csrf_token": live_csrf.CSRF_SLOT}
     render = database_sync_to_async(redraws.render_game)
     on_time = await render(game.id, "bo", page, message)
@@ -403,7 +408,7 @@ async def test_frames_past_what_a_person_taps_are_answered_too_fast_unrendered(m
     )
     await caught_up(page)
     answered = []
-    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or moves.ANSWER)
+    monkeypatch.setattr(moves, "answer_to", lambda *args: answered.append(1) or ANSWER)
     started = time.monotonic()
     for _ in range(100):
         await page.send_json_to({"csrfmiddlewaretoken": TOKEN, "move": "roll", "step": "0"})
@@ -488,18 +493,18 @@ async def test_a_moves_redraws_and_answer_render_without_asking_the_database(mon
         await socket.disconnect()
 
 
-@pytest.mark.parametrize("on_loop", [True, False], ids=["on the loop", "on mover threads"])
-async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monkeypatch, on_loop):
-    monkeypatch.setattr(moves, "MOVES_ON_LOOP", on_loop)  # settings.MOVE_THREADS 0, or N
+@pytest.mark.parametrize("shared", [True, False], ids=["on the shared thread", "on mover threads"])
+async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monkeypatch, shared):
+    monkeypatch.setattr(threads, "MOVES_SHARE_THREAD", shared)  # settings.MOVE_THREADS 0, or N
     game = await new_online_game()
     ana = await connect(f"/ws/game/{game.id}/", "ana", "csrftoken=" + TOKEN)
     bo = await connect(f"/ws/game/{game.id}/", "bo")
     for socket in (ana, bo):
         await drain(socket)
-    threads, perform = [], services.perform
+    ran_on, perform = [], services.perform
 
     def recorded(*args, **kwargs):
-        threads.append(threading.current_thread())
+        ran_on.append(threading.current_thread())
         return perform(*args, **kwargs)
 
     monkeypatch.setattr(services, "perform", recorded)
@@ -508,10 +513,10 @@ async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monk
     )
     assert "Roll again" in await next_answer(ana)
     assert "Ana rolled" in await receive_containing(bo, "Ana rolled")
-    if on_loop:
-        assert threads == [threading.current_thread()]  # the thread running this test's loop
+    if shared:  # the thread of the consumers' other synchronous work
+        assert ran_on == [await database_sync_to_async(threading.current_thread)()]
     else:
-        assert [t.name.startswith("game-moves") for t in threads] == [True]
+        assert [t.name.startswith("game-moves") for t in ran_on] == [True]
     assert await logged_moves(game.id) == [(0, "roll")]
     for socket in (ana, bo):
         await socket.disconnect()
@@ -520,7 +525,7 @@ async def test_a_move_sent_over_a_socket_is_applied_where_move_threads_says(monk
 async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(monkeypatch):
     """On mover threads, a move that waits for the database (its row lock, a slow round trip)
     leaves the process's other sockets served: the other game's move is answered meanwhile."""
-    monkeypatch.setattr(moves, "MOVES_ON_LOOP", False)
+    monkeypatch.setattr(threads, "MOVES_SHARE_THREAD", False)
     # Two mover threads, as on PostgreSQL (one, SQLite's default, would queue the second move
     # behind the first, as SQLite's one writer at a time would anyway).
     monkeypatch.setattr(threads, "MOVE_THREADS", 2)
@@ -561,9 +566,9 @@ async def test_a_games_slow_database_work_does_not_hold_up_another_games_move(mo
     threads._movers.shutdown()
 
 
-async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypatch):
+async def test_moves_on_the_shared_thread_take_turns_from_the_move_to_its_answer(monkeypatch):
     """Another page's move may not start while a move's redraws go out: its answer would wait."""
-    monkeypatch.setattr(moves, "MOVES_ON_LOOP", True)  # whatever MOVE_THREADS says
+    monkeypatch.setattr(threads, "MOVES_SHARE_THREAD", True)  # whatever MOVE_THREADS says
     first = await new_online_game()
     second = await database_sync_to_async(services.start_online_game)(
         [
@@ -606,33 +611,61 @@ async def test_moves_on_the_loop_take_turns_from_the_move_to_its_answer(monkeypa
         await socket.disconnect()
 
 
-async def test_database_code_run_on_the_loops_thread_keeps_its_sends_and_djangos_guard():
-    loop = asyncio.get_running_loop()
-    count, sends = threads.run_here(Player.objects.count)
+@pytest.mark.parametrize("shared", [True, False], ids=["on the shared thread", "on mover threads"])
+async def test_a_moves_database_work_and_rendering_never_run_on_the_event_loops_thread(
+    monkeypatch, shared
+):
+    """Django's guard is never hidden: the move, its redraws and its answer run through
+    ``sync_to_async`` on a thread (issue 30: they were rendered on the loop, with the guard
+    hidden by a private asyncio call)."""
+    monkeypatch.setattr(threads, "MOVES_SHARE_THREAD", shared)
+    ana, bo, watcher = await pages_of_a_new_game()
+    ran = []  # (what, whether it ran on the thread of this test's event loop)
+    loop_thread = threading.current_thread()
+
+    def on(what, func):
+        def recorded(*args, **kwargs):
+            ran.append((what, threading.current_thread() is loop_thread))
+            return func(*args, **kwargs)
+
+        return recorded
+
+    monkeypatch.setattr(moves, "apply_move", on("move", moves.apply_move))
+    monkeypatch.setattr(redraws, "render_context", on("redraw", redraws.render_context))
+    monkeypatch.setattr(moves, "answer_to", on("answer", moves.answer_to))
+    await ana.send_json_to(
+        {"move": "roll", "step": "0", "held": "00000", "csrfmiddlewaretoken": TOKEN}
+    )
+    assert "You rolled" in await next_answer(ana)
+    assert ran == [("move", False), ("redraw", False), ("redraw", False), ("answer", False)]
+    assert "Ana rolled" in await bo.receive_from() and "Ana rolled" in await watcher.receive_from()
+    for socket in (ana, bo, watcher):
+        await socket.disconnect()
+
+
+async def test_a_moves_sends_are_kept_for_the_loop_to_send():
+    count, sends = await threads.off_loop(threads.keeping_sends)(Player.objects.count)
     assert count == 0 and sends == []
-    _, sends = threads.run_here(sending.broadcast, "lobby", {"type": "lobby.changed"})
+    broadcast = threads.off_loop(threads.keeping_sends)
+    _, sends = await broadcast(sending.broadcast, "lobby", {"type": "lobby.changed"})
     # Kept for the caller to send (with an await), not sent from inside the synchronous call.
     assert [list(messages) for messages in sends] == [[("lobby", {"type": "lobby.changed"})]]
 
     def fails():
-        Player.objects.count()
         raise ValueError("a bug")
 
     with pytest.raises(ValueError, match="a bug"):
-        threads.run_here(fails)
-    # The loop is back for this thread, and with it Django's guard against blocking it.
-    assert asyncio.get_running_loop() is loop
+        await threads.off_loop(threads.keeping_sends)(fails)
+    assert await threads.off_loop(lambda: sending.kept.sends)() is None
+    # And Django's guard holds on the loop's own thread.
     with pytest.raises(SynchronousOnlyOperation):
         Player.objects.count()
-    assert sending.kept.sends is None
 
 
 @pytest.mark.parametrize("how", ["failed", "left in a transaction"])
-async def test_a_connection_that_a_call_on_the_loops_thread_leaves_unusable_is_closed(
-    how, monkeypatch
-):
+async def test_a_connection_that_a_moves_call_leaves_unusable_is_closed(how, monkeypatch):
     # (The tests' in-memory SQLite ignores close(), so the calls to it are what is checked.)
-    wrapper, _ = threads.run_here(lambda: connections["default"])
+    wrapper = await threads.off_loop(lambda: connections["default"])()
     closed, close = [], type(wrapper).close
     monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self) or close(self))
 
@@ -645,17 +678,17 @@ async def test_a_connection_that_a_call_on_the_loops_thread_leaves_unusable_is_c
             connection.set_autocommit(False)
         return connection
 
-    used, _ = threads.run_here(spoil)
+    used = await threads.off_loop(spoil)()
     assert closed == [used]
     used.errors_occurred = False  # as the closed connection would be when opened again
-    threads.run_here(used.set_autocommit, True)
+    await threads.off_loop(used.set_autocommit)(True)
 
 
-async def test_a_connection_in_good_order_is_kept_between_calls_on_the_loops_thread(monkeypatch):
-    wrapper, _ = threads.run_here(lambda: connections["default"])
+async def test_a_connection_in_good_order_is_kept_between_moves_calls(monkeypatch):
+    wrapper = await threads.off_loop(lambda: connections["default"])()
     closed = []
     monkeypatch.setattr(type(wrapper), "close", lambda self: closed.append(self))
-    assert threads.run_here(Player.objects.count)[0] == 0
+    assert await threads.off_loop(Player.objects.count)() == 0
     assert closed == []
 
 

@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.test import RequestFactory
 
+from core.socket_messages import ANSWER, MalformedFrame, MoveFrame
 from games.live import moves
 from games.live.csrf import csrf_matches, masked
 from tests.players import Player, receive, start_online_game
@@ -42,7 +43,11 @@ def test_a_frame_budget_allows_a_burst_then_a_steady_rate(monkeypatch):
     ],
 )
 def test_only_a_move_a_page_sends_is_taken(frame, move):
-    assert moves.parse_move(frame) == move
+    if move is None:
+        with pytest.raises(MalformedFrame):
+            moves.parse_move(frame)
+    else:
+        assert moves.parse_move(frame) == MoveFrame(move["move"], move)
 
 
 SECRET = "abcdefghijklmnopqrstuvwxyz012345"
@@ -68,15 +73,17 @@ TOKENS = {
     "no token": lambda: ("", SECRET),
     "no cookie": lambda: (masked(SECRET), ""),
     "a cookie not Django's": lambda: (masked(SECRET), SECRET[:-1] + "!"),
+    "a masked cookie": lambda: (masked(SECRET), masked(SECRET)),  # as older Djangos set it
+    "a masked cookie of another": lambda: (masked(SECRET), masked(OTHER)),
 }
 
 
 @pytest.mark.parametrize("case", TOKENS)
 def test_a_sockets_form_token_is_checked_as_djangos_middleware_checks_a_post(case):
-    """Pins Django's private CSRF helpers that ``games.live.csrf`` uses (a socket has no request
-    to give the middleware): if Django changes them, socket moves and posts would disagree."""
+    """Pins how ``games.live.csrf`` reads tokens (a socket has no request to give the
+    middleware): if Django changes its tokens, socket moves and posts would disagree."""
     token, cookie = TOKENS[case]()
-    accepted = case in ("masked", "the cookie's own value")
+    accepted = case in ("masked", "the cookie's own value", "a masked cookie")
     assert csrf_matches(token, cookie) is django_accepts(token, cookie) is accepted
 
 
@@ -91,7 +98,7 @@ def answers(socket, count: int) -> list[str]:
     found = []
     while len(found) < count:
         message = socket.recv(timeout=10)
-        if message.startswith(moves.ANSWER):
+        if message.startswith(ANSWER):
             found.append(message)
     return found
 
