@@ -6,8 +6,9 @@ Builds an online game between two players in a throwaway data directory (SQLite)
 turns each, and has the first player roll. Then it times, for the seat to move ("mover") and for
 the other seat: ``game_context``; each part of the page, rendered from a fresh context (the
 context works some values out on first use only, so a reused one would hide that work); and, for
-each kind of move, the context and the parts that move redraws (``services.changed_parts``: the
-mover's answer, and the redraw pushed to the other seat), all in the same position of the game.
+each kind of move, the context and the parts that move redraws
+(``games.presenters.parts.changed_parts``: the mover's answer, and the redraw pushed to the other
+seat), all in the same position of the game.
 
 By default neither player is marked as having the page open, as in a game set up by a script: the
 status line shows both away, with their countdowns. ``--present`` marks both as there, as in a
@@ -99,8 +100,8 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games import services
     from games.presenters.page import game_context, render_parts
+    from games.presenters.parts import changed_parts
 
     game = build_game(present=args.present)
     seats = {"mover": MOVER, "other": OTHER}
@@ -137,7 +138,7 @@ def main() -> None:
     for kind in MOVES:
         row = []
         for seat, visitor in seats.items():
-            parts = list(services.changed_parts(kind, onlooker=seat == "other"))
+            parts = list(changed_parts(kind, onlooker=seat == "other"))
             if seat == "mover" and "game" not in parts and "messages" not in parts:
                 parts.append("messages")  # as the view answers
             row.append(median_ms(redraw(visitor, parts), args.reps))

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from chat import presenters, services
+from core.answers import refusal_for
 from core.identity import visitor_id
 from games.models import Game
-from games.responses import refusal_for
 
 
 def _panel(request: HttpRequest, place: services.Place) -> dict:

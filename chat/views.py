@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 
 from chat import presenters, services
 from core.addresses import client_address
+from core.answers import Refusal, form_navigation, refused_to
 from core.errors import error_page
 from core.identity import visitor_id
-from core.refusals import ActionRefused, translate_refusal
-from games.responses import form_navigation, refused_to
+from core.refusals import ActionRefused
 from lobby import services as lobby
 
 Load = Callable[[HttpRequest], services.Place]
@@ -56,19 +56,20 @@ def _answer(request: HttpRequest, load: Load, act: Callable, names: list[str]) -
     A refusal redraws only the error line, and a line said only the log and that line: the
     message box is never drawn again under someone typing the next line (game.js empties it as
     a line is sent, and puts a refused line back to be mended)."""
+    place = None
+    # Not ``answers_refusals``: the chat's refusal is said in the panel of the place it loads
+    # (and without a place, on a page of its own), so only here, once the place is known.
     try:
         place = load(request)
-    except ActionRefused as refusal:
-        return error_page(request, gettext("Not found"), translate_refusal(refusal), refusal.status)
-    try:
         act(visitor_id(request), place)
-    except ActionRefused as refusal:
-        error = translate_refusal(refusal)
+    except ActionRefused as cause:
+        refusal = Refusal.of(cause)
+        if place is None:
+            return error_page(request, gettext("Not found"), refusal.message, refusal.status)
         if form_navigation(request):
-            return refused_to(
-                request, presenters.urls_of(place)["back"], error, presenters.refusal_place(place)
-            )
-        return _parts(request, place, ["error"], refusal.status, error=error)
+            back, told = presenters.urls_of(place)["back"], presenters.refusal_place(place)
+            return refused_to(request, back, refusal.message, told)
+        return _parts(request, place, ["error"], refusal.status, error=refusal.message)
     if not request.htmx:
         return redirect(presenters.urls_of(place)["back"])
     return _parts(request, place, names)

@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.answers import Refusal, answers_refusals
 from core.errors import error_page
 from core.identity import visitor_id
-from core.refusals import ActionRefused, translate_refusal
 from daily import services
 from daily.models import Challenge
 from engine import dice
@@ -45,19 +45,21 @@ def day_page(request: HttpRequest, date: str) -> HttpResponse:
     return render(request, "daily/day.html", _context(request, challenge, today=False))
 
 
+def _not_started(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """Why the day's attempt did not start: played already (said over the day's page), or
+    posted with a session key just replaced."""
+    if isinstance(refusal.cause, services.AlreadyPlayed):
+        context = _context(request, refusal.cause.attempt.challenge, today=True)
+        context["error"] = refusal.message
+        return render(request, "daily/day.html", context, status=refusal.status)
+    return error_page(request, gettext("Not started"), refusal.message, refusal.status)
+
+
 @require_POST
+@answers_refusals(_not_started)
 def start(request: HttpRequest) -> HttpResponse:
     """Start this browser's attempt at today's challenge (once a day)."""
-    try:
-        game = services.start(visitor_id(request, create=True))
-    except services.AlreadyPlayed as refusal:
-        context = _context(request, refusal.attempt.challenge, today=True)
-        context["error"] = translate_refusal(refusal)
-        return render(request, "daily/day.html", context, status=refusal.status)
-    except ActionRefused as refusal:  # posted with a session key just replaced
-        return error_page(
-            request, gettext("Not started"), translate_refusal(refusal), refusal.status
-        )
+    game = services.start(visitor_id(request, create=True))
     return redirect("games:play", game_id=game.id)
 
 

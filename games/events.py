@@ -1,20 +1,42 @@
 """What happened, announced once it is committed: services say it, the live layer listens.
 
-Data flows one way: a view calls a service, the service changes the game and announces the change
-here; ``games.consumers`` (connected in ``GamesConfig.ready``) renders the redraws and pushes
-them to the open pages. Nothing below the views imports the live layer.
+Data flows one way: a view calls a service, the service changes the game and announces what
+happened here (a ``Change``); the live layer (connected in ``GamesConfig.ready``) asks the pages
+(``games.presenters.parts``) what that redraws, renders it and pushes it to the open pages.
+Nothing below the views imports the live layer, and nothing here names a part of a page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.dispatch import Signal
 
-# A game's pages should redraw these parts. Arguments: game_id, parts, onlookers (the parts of
-# everyone else's pages than the mover's, or without a mover of the pages that cannot play now;
-# None: the same), game (as just committed, or None), mover, tab.
+
+@dataclass(frozen=True)
+class Change:
+    """What happened to a game, as its open pages need to know it (by default: anything may have).
+
+    ``action``: the mover's action ("roll", "hold", "score"), ``box`` the box it scored;
+    ``followed``: other seats (the computer) played after it; ``finished``: the game is over;
+    ``returned``: the mover's seat had been away and is back; ``rematch``: only the rematch
+    offer changed, not the log.
+    """
+
+    action: str = ""
+    box: str = ""
+    followed: bool = False
+    finished: bool = False
+    returned: bool = False
+    rematch: bool = False
+
+
+ANYTHING = Change()  # anything may have changed: every page redraws the whole game
+
+
+# A game changed. Arguments: game_id, change (a Change), game (as just committed, or None),
+# mover, tab.
 game_changed = Signal()
 # A message for the open pages of a group (the lobby, a table, a player's pages).
 group_message = Signal()
@@ -27,20 +49,18 @@ game_finishing = Signal()
 
 def announce_game(
     game_id: str,
-    parts: Iterable[str] = ("game",),
+    change: Change = ANYTHING,
     *,
-    onlookers: Iterable[str] | None = None,
     game=None,
     mover: str | None = None,
     tab: str | None = None,
 ) -> None:
-    """Once the transaction commits, tell every page open on this game to redraw ``parts``."""
+    """Once the transaction commits, tell every page open on this game what changed."""
     transaction.on_commit(
         lambda: game_changed.send(
             sender=None,
             game_id=game_id,
-            parts=tuple(parts),
-            onlookers=None if onlookers is None else tuple(onlookers),
+            change=change,
             game=game,
             mover=mover,
             tab=tab,

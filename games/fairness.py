@@ -17,22 +17,19 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import error_page
 from core.identity import visitor_id
-from core.refusals import ActionRefused
 from engine import dice
 from engine.rules import IllegalMove
 from games import services
 from games.models import Game
 from games.presenters.players import seat_name
-from games.responses import closed_page, refused_page
+from games.responses import answered_on_the_game, closed_page
 
 
 @require_POST
+@answered_on_the_game
 def add_seed(request: HttpRequest, game_id: str) -> HttpResponse:
     """Mix the player's own text into the dice, before the first roll."""
-    try:
-        services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
-    except (ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    services.add_player_seed(game_id, visitor_id(request), request.POST.get("text", ""))
     return HttpResponseRedirect(reverse("games:play", args=[game_id]) + "#fair-dice")
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core.refusals import NOT_YOURS, NotFound, NotYourGame, StaleAction
 from engine import dice
-from engine.rules import UPPER, IllegalMove
+from engine.rules import IllegalMove
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games import clock, events, presence
@@ -202,60 +202,22 @@ def check_resign(game: Game, visitor: str | None, position: int | None) -> None:
         raise StaleAction(_("You have already left this game."))
 
 
-# What a move changes on the page, so that only those fragments are redrawn and pushed.
-CHANGED_PARTS = {
-    "roll": ("dice", "coach", "card", "status", "messages"),
-    "hold": ("dice", "coach", "messages"),
-}
-# The pages that cannot play now (the other seats, watchers) show no box previews and no coach:
-# until a box is scored, only their dice and message line change.
-ONLOOKERS_SEE = {"roll": ("dice", "messages"), "hold": ("dice", "messages")}
-
-
-def changed_parts(kind: str, *, onlooker: bool = False) -> tuple[str, ...]:
-    """The page fragments a move of this kind changes (the whole game area by default).
-
-    ``onlooker``: on a page that cannot play now.
-    """
-    if onlooker and kind in ONLOOKERS_SEE:
-        return ONLOOKERS_SEE[kind]
-    return CHANGED_PARTS.get(kind, ("game",))
-
-
-def scored_parts(game: Game, box: str) -> tuple[str, ...]:
-    """What a score in ``box`` changes on the pages of the players who did not score it, and of
-    the watchers: the panels above the card, whose turn it is on the names row, the box's row
-    and the totals (the scorer's own pages redraw the whole game area: their previews go).
-
-    A push of those parts is about a third of the whole area's bytes and elements, which is
-    what the receiving page's work grows with (docs/benchmarks.md, session 14).
-    """
-    parts = ["status", "messages", "dice", "coach", "card_head", f"box_row:{box}"]
-    if box in UPPER:
-        parts.append("upper_totals")
-    if game.rules.joker:
-        parts.append("yahtzee_bonus_row")  # a joker's Yahtzee bonus comes with any box
-    return (*parts, "totals")
-
-
 def notify_game(
     game_id: str,
-    parts: tuple[str, ...] = ("game",),
+    change: events.Change = events.ANYTHING,
     *,
-    onlookers: tuple[str, ...] | None = None,
     game: Game | None = None,
     mover: str | None = None,
     tab: str | None = None,
 ) -> None:
-    """Tell every page open on this game (seats and watchers) that it changed, after commit.
+    """Tell every page open on this game (seats and watchers) what changed, after commit.
 
-    ``parts`` are the fragments to redraw, ``onlookers`` those of the other pages: the pages of
-    everyone but the ``mover``, or without a mover the pages that cannot play (by default the
-    same). Given the ``game`` a move was applied to, the live layer renders the
-    redraws right after the commit, once per seat with an open page and once for the watchers:
-    before the mover's own answer, and not in each socket.
+    The ``change`` says what happened (by default: anything may have); the pages decide what it
+    redraws (``games.presenters.parts``). Given the ``game`` a move was applied to, the live
+    layer renders the redraws right after the commit, once per seat with an open page and once
+    for the watchers: before the mover's own answer, and not in each socket.
     """
-    events.announce_game(game_id, parts, onlookers=onlookers, game=game, mover=mover, tab=tab)
+    events.announce_game(game_id, change, game=game, mover=mover, tab=tab)
 
 
 def perform(
@@ -301,16 +263,15 @@ def perform(
             log.record(seat.position, kind, log.payload(kind, params, roll))
             play_computer_turns(log, roll)
             log.save()
-            if len(log.actions) == 1 and kind == "score" and not log.state.finished:
-                parts, onlookers = ("game",), scored_parts(game, params["box"])
-            elif len(log.actions) == 1:
-                parts, onlookers = changed_parts(kind), changed_parts(kind, onlooker=True)
-            else:  # the computer's turns followed: redraw everything
-                parts = onlookers = ("game",)
-            # A move by any path is presence: a seat that was away is back (the others see it).
-            if presence.moved(game, seat) and not {"game", "status"} & set(onlookers):
-                onlookers = (*onlookers, "status")
-            notify_game(game.id, parts, onlookers=onlookers, game=game, mover=visitor, tab=tab)
+            change = events.Change(
+                action=kind,
+                box=str(params.get("box", "")) if kind == "score" else "",
+                followed=len(log.actions) > 1,  # the computer's turns followed
+                finished=log.state.finished,
+                # A move by any path is presence: a seat that was away is back.
+                returned=presence.moved(game, seat),
+            )
+            notify_game(game.id, change, game=game, mover=visitor, tab=tab)
     if timed_out:  # committed: the timed-out turn stays played
         raise StaleAction(TIMED_OUT)
     return game

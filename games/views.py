@@ -11,22 +11,18 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import panels
+from core.answers import refusal_for
 from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
-from engine.rules import IllegalMove
 from games import advice, clock, playback, replays, services, timeouts
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
-from games.responses import (
-    closed_page,
-    refusal_for,
-    refused_page,
-    render_fragments,
-)
+from games.presenters.parts import changed_parts
+from games.responses import answered_on_the_game, closed_page, render_fragments
 
 
 @require_safe
@@ -94,6 +90,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     try:
         visitor = visitor_id(request, create=True)
     except ActionRefused as refusal:  # posted with a session key just replaced
+        # Said in the form's own panel, over the home page with every form kept: not a game's.
         form.add_error(None, translate_refusal(refusal))
         return _home(request, {mode: form}, status=refusal.status)
     if isinstance(form, ComputerGameForm):
@@ -139,16 +136,14 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@answered_on_the_game
 def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
     """Roll, hold or score: apply the action, then show what changed (or why nothing did)."""
-    try:
-        move = read_move(kind, request.POST)
-        tab = request.headers.get("X-Tab", "")[:32] or None
-        game = services.perform(
-            game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
-        )
-    except (ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    move = read_move(kind, request.POST)
+    tab = request.headers.get("X-Tab", "")[:32] or None
+    game = services.perform(
+        game_id, visitor_id(request), move.kind, move.params, move.step, tab=tab
+    )
     if not request.htmx:
         return HttpResponseRedirect(reverse("games:play", args=[game.id]))
     if kind == "score" and game.log_length > (mine := _last_own_action(game, request)):
@@ -158,7 +153,7 @@ def act(request: HttpRequest, game_id: str, kind: str) -> HttpResponse:
         context = page.game_context(game, visitor_id(request), at=mine, speed=speed)
         return render_fragments(request, context, ["game"])
     context = page.game_context(game, visitor_id(request))
-    return render_fragments(request, context, list(services.changed_parts(kind)))
+    return render_fragments(request, context, list(changed_parts(kind)))
 
 
 def _last_own_action(game: Game, request: HttpRequest) -> int:
@@ -192,27 +187,23 @@ def choose_speed(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@answered_on_the_game
 def leave_out(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: go on without a player whose grace period ran out, or end the game."""
-    try:
-        absent = _int_or_none(request.POST.get("seat"))
-        end = request.POST.get("end") == "1"
-        services.leave_out(game_id, visitor_id(request), absent, end=end)
-    except (ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    absent = _int_or_none(request.POST.get("seat"))
+    end = request.POST.get("end") == "1"
+    services.leave_out(game_id, visitor_id(request), absent, end=end)
     return HttpResponseRedirect(reverse("games:play", args=[game_id]))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@answered_on_the_game
 def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     """Online: give the game up. The page's Resign asks here first (a page that says what it
     costs, with the button that confirms); the confirmation posts, and the game is lost."""
     if request.method == "POST":
-        try:
-            position = _int_or_none(request.POST.get("seat"))
-            services.resign(game_id, visitor_id(request), position)
-        except (ActionRefused, IllegalMove) as refusal:
-            return refused_page(request, game_id, refusal)
+        position = _int_or_none(request.POST.get("seat"))
+        services.resign(game_id, visitor_id(request), position)
         return HttpResponseRedirect(reverse("games:play", args=[game_id]))
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
@@ -220,20 +211,18 @@ def resign(request: HttpRequest, game_id: str) -> HttpResponse:
     position = _int_or_none(request.GET.get("seat"))
     if position is None and seat is not None:
         position = seat.position
-    try:
-        services.check_resign(game, visitor, position)
-    except (ActionRefused, IllegalMove) as refusal:
-        return refused_page(request, game_id, refusal)
+    services.check_resign(game, visitor, position)
     return render(request, "games/resign.html", page.resign_context(game, position))
 
 
 @require_POST
+@answered_on_the_game
 def play_again(request: HttpRequest, game_id: str) -> HttpResponse:
     """A new game with the same seats and options as this one (for the people who played it)."""
     game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
     visitor = visitor_id(request)
     if game.seat_of(visitor) is None or game.mode == Game.Mode.ONLINE:
-        return refused_page(request, game_id, NotYourGame(NOT_YOURS))
+        raise NotYourGame(NOT_YOURS)
     seats = game.ordered_seats()
     again = services.start_game(
         visitor,

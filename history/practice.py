@@ -17,10 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from core.answers import Refusal, answers_refusals
 from core.errors import error_page
 from core.identity import visitor_id
+from core.refusals import ActionRefused
 from engine.analysis import classify, decide, decision_point
 from engine.flow import GameState
+from engine.words import _
 from games import advice
 from games.models import Game
 from games.presenters.analysis import GRADE_NAMES, Die
@@ -57,32 +60,34 @@ def positions_of(visitor: str) -> list[Position]:
     return found[:POSITIONS]
 
 
-class Refused(Exception):
+class Refused(ActionRefused):
     """A practice request that cannot be answered: its message and status."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, status: int = 400, **params: str) -> None:
+        super().__init__(template, **params)
         self.status = status
 
 
+def _cannot_practise(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    return error_page(request, gettext("Cannot practise that"), refusal.message, refusal.status)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_refusals(_cannot_practise)
 def practice(request: HttpRequest) -> HttpResponse:
     """One position at a time (``?n=``); a POST grades the answer to it."""
     visitor = visitor_id(request) or ""
     fill_missing(visitor, limit=RECENT_GAMES)
     positions = positions_of(visitor)
-    try:
-        if request.method == "POST":
-            position = _named(request.POST, positions)
-        else:
-            position = _numbered(request.GET.get("n", "0"), positions)
-        if position is None:
-            return render(request, "history/practice.html", {"positions": []})
-        context = _position_context(position, positions)
-        if request.method == "POST":
-            context["answer"] = _grade(context, request.POST)
-    except Refused as refusal:
-        return error_page(request, gettext("Cannot practise that"), str(refusal), refusal.status)
+    if request.method == "POST":
+        position = _named(request.POST, positions)
+    else:
+        position = _numbered(request.GET.get("n", "0"), positions)
+    if position is None:
+        return render(request, "history/practice.html", {"positions": []})
+    context = _position_context(position, positions)
+    if request.method == "POST":
+        context["answer"] = _grade(context, request.POST)
     return render(request, "history/practice.html", context)
 
 
@@ -91,8 +96,8 @@ def _numbered(value: str, positions: list[Position]) -> Position | None:
     if not positions:
         return None
     if not (value.isascii() and value.isdigit()) or int(value) >= len(positions):
-        message = gettext("There is no such position: choose one from 1 to %(last)s.")
-        raise Refused(message % {"last": len(positions)})
+        message = _("There is no such position: choose one from 1 to %(last)s.")
+        raise Refused(message, last=str(len(positions)))
     return positions[int(value)]
 
 
@@ -103,10 +108,10 @@ def _named(data: QueryDict, positions: list[Position]) -> Position:
         if (position.game_id, str(position.seat), str(position.index)) == (game_id, seat, index):
             return position
     if not game_id:
-        raise Refused(gettext("The answer does not say which position it is for."), 400)
+        raise Refused(_("The answer does not say which position it is for."), 400)
     if not Game.objects.filter(pk=game_id).exists():
-        raise Refused(gettext("There is no such game."), 404)
-    raise Refused(gettext("That position is not one of your positions to practise."), 403)
+        raise Refused(_("There is no such game."), 404)
+    raise Refused(_("That position is not one of your positions to practise."), 403)
 
 
 def _position_context(position: Position, positions: list[Position]) -> dict:
@@ -120,7 +125,7 @@ def _position_context(position: Position, positions: list[Position]) -> dict:
         rules=game.rules,
     )
     if found is None:  # a summary of another version of the analysis: nothing to show
-        raise Refused(gettext("That position is not one of your positions to practise."), 409)
+        raise Refused(_("That position is not one of your positions to practise."), 409)
     state, logged_at, action = found
     turn = state.turn
     card = state.cards[position.seat]
@@ -151,19 +156,19 @@ def _grade(context: dict, data: QueryDict) -> dict:
     choice, keep = data.get("choice", ""), data.getlist("keep")
     if choice == "roll" and turn.rolls_left:
         if not all(k in ("0", "1", "2", "3", "4") for k in keep) or len(set(keep)) != len(keep):
-            raise Refused(gettext("Choose dice to keep among the five."))
+            raise Refused(_("Choose dice to keep among the five."))
         move = ("keep", tuple(sorted(turn.dice[int(k)] for k in keep)))
     elif choice.startswith("box:") and choice[4:] in card.options(turn.dice):
         move = ("score", choice[4:])
     else:
-        raise Refused(gettext("Choose a box to score, or dice to keep and roll again."))
+        raise Refused(_("Choose a box to score, or dice to keep and roll again."))
     advisor = advice.advisor(context["game"].rules)
     if advisor is None:
-        raise Refused(gettext("The coach is getting ready: try again in a minute."), 503)
+        raise Refused(_("The coach is getting ready: try again in a minute."), 503)
     options = advisor.options(card, turn.dice, turn.rolls_left)
     value, (best, best_value) = dict(options).get(move), options[0]
     if value is None:
-        raise Refused(gettext("Choose a box to score, or dice to keep and roll again."))
+        raise Refused(_("Choose a box to score, or dice to keep and roll again."))
     loss = max(0.0, best_value - value)
     grade = classify(loss)
     actor, kind, payload = context["action"]

@@ -59,4 +59,4 @@ def game_changed(game_id: str) -> None:
     """A finished game's status redraws (a rematch was offered); the log did not change."""
     from games.services import notify_game
 
-    notify_game(game_id, ("status",))
+    notify_game(game_id, events.Change(rematch=True))

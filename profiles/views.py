@@ -14,12 +14,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.addresses import client_address
+from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.errors import error_page
 from core.identity import sign_in_as, visitor_id
-from core.refusals import ActionRefused, translate_refusal
 from engine.words import _
 from games.models import Game, Seat
-from games.responses import form_navigation, refusal_for, refused_to
 from history import summaries
 from lobby.models import Player
 from lobby.services import player_of
@@ -103,25 +102,33 @@ def _profile(
     return render(request, "profiles/profile.html", context, status=status)
 
 
+def _refused(request: HttpRequest, refusal: Refusal, **view) -> HttpResponse:
+    """A profile's answer to a refusal: said over this browser's profile."""
+    player = player_of(visitor_id(request))
+    if player is None:
+        context = {"error": refusal.message}
+        return render(request, "profiles/none.html", context, status=refusal.status)
+    if form_navigation(request):
+        url = reverse("profiles:profile", args=[player.pk])
+        return refused_to(request, url, refusal.message, "profile")
+    return _profile(request, player, error=refusal.message, status=refusal.status)
+
+
 @never_cache  # the code is shown once: never from a cache
 @require_POST
+@answers_refusals(_refused)
 def new_code(request: HttpRequest) -> HttpResponse:
     """A one-time code (and its link and QR code) that signs another browser in to this profile."""
     visitor = visitor_id(request)
-    try:
-        code = services.make_code(visitor, address=client_address(request))
-    except ActionRefused as refusal:
-        return _refused(request, refusal)
+    code = services.make_code(visitor, address=client_address(request))
     return _profile(request, player_of(visitor), code=code)
 
 
 @require_POST
+@answers_refusals(_refused)
 def sign_out_others(request: HttpRequest) -> HttpResponse:
     """Sign out every other browser of this profile."""
-    try:
-        count = services.sign_out_others(visitor_id(request), request.session)
-    except ActionRefused as refusal:
-        return _refused(request, refusal)
+    count = services.sign_out_others(visitor_id(request), request.session)
     if count:
         line = ngettext(
             "Signed out of %(count)s other browser.",
@@ -156,14 +163,12 @@ MARKED = {
 
 
 @require_POST
+@answers_refusals(_refused)
 def mark(request: HttpRequest, pk: int, verb: str) -> HttpResponse:
     """Block, unblock, favourite or unfavourite a player; back to their profile, or to one's own
     (``back=me``: the lists of one's blocks and favourites)."""
     service, changed, unchanged = MARKED[verb]
-    try:
-        done = service(visitor_id(request), pk)
-    except ActionRefused as refusal:
-        return _refused(request, refusal)
+    done = service(visitor_id(request), pk)
     line = gettext(changed if done.changed else unchanged) % {"name": done.other.name}
     messages.info(request, line, extra_tags=TOLD)
     if request.POST.get("back") == "me":
@@ -171,18 +176,20 @@ def mark(request: HttpRequest, pk: int, verb: str) -> HttpResponse:
     return redirect("profiles:profile", pk=done.other.pk)
 
 
-def _refused(request: HttpRequest, refusal: ActionRefused) -> HttpResponse:
-    error = translate_refusal(refusal)
-    player = player_of(visitor_id(request))
-    if player is None:
-        return render(request, "profiles/none.html", {"error": error}, status=refusal.status)
-    if form_navigation(request):
-        url = reverse("profiles:profile", args=[player.pk])
-        return refused_to(request, url, error, "profile")
-    return _profile(request, player, error=error, status=refusal.status)
+def _sign_in_refused(request: HttpRequest, refusal: Refusal, code: str = "") -> HttpResponse:
+    """The sign-in page's answer to a refused code: said over the form, the code typed kept."""
+    if request.method != "POST":  # a link's code
+        typed = code
+    elif form_navigation(request):
+        return refused_to(request, reverse("profiles:sign_in"), refusal.message, "sign-in")
+    else:
+        typed = request.POST.get("code", "")[:40]
+    context = {"me": player_of(visitor_id(request)), "typed": typed, "error": refusal.message}
+    return render(request, "profiles/sign_in.html", context, status=refusal.status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_refusals(_sign_in_refused)
 def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
     """Sign this browser in to a profile with a code made on another device.
 
@@ -193,17 +200,10 @@ def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
     context = {"me": player_of(visitor), "typed": code}
     if request.method == "POST":
         typed = request.POST.get("code", "")[:40]
-        try:
-            # A browser with no identity yet is given one, so that the limit on guesses per
-            # browser counts it too (a code then makes it the profile's: sign_in_as).
-            visitor = visitor_id(request, create=True)
-            player = services.use_code(typed, visitor, address=address)
-        except ActionRefused as refusal:
-            error = translate_refusal(refusal)
-            if form_navigation(request):
-                return refused_to(request, reverse("profiles:sign_in"), error, "sign-in")
-            context |= {"error": error, "typed": typed}
-            return render(request, "profiles/sign_in.html", context, status=refusal.status)
+        # A browser with no identity yet is given one, so that the limit on guesses per
+        # browser counts it too (a code then makes it the profile's: sign_in_as).
+        visitor = visitor_id(request, create=True)
+        player = services.use_code(typed, visitor, address=address)
         sign_in_as(request, player.visitor)
         messages.info(
             request,
@@ -212,12 +212,8 @@ def sign_in(request: HttpRequest, code: str = "") -> HttpResponse:
         )
         return redirect("profiles:profile", pk=player.pk)
     if code:
-        try:
-            visitor = visitor_id(request, create=True)  # counted as a browser, as above
-            context["owner"] = services.code_owner(code, visitor, address=address)
-        except ActionRefused as refusal:
-            context["error"] = translate_refusal(refusal)
-            return render(request, "profiles/sign_in.html", context, status=refusal.status)
+        visitor = visitor_id(request, create=True)  # counted as a browser, as above
+        context["owner"] = services.code_owner(code, visitor, address=address)
     context["error"] = refusal_for(request, "sign-in") or ""
     return render(request, "profiles/sign_in.html", context)
 

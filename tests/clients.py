@@ -65,7 +65,7 @@ def here(game: Game, *visitors: str) -> None:
     )
 
 
-# What a browser sends with a plain form post (a page load); see games.responses.form_navigation.
+# What a browser sends with a plain form post (a page load); see core.answers.form_navigation.
 FORM_POST = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
 
 

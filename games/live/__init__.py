@@ -21,7 +21,8 @@ What a page does with what it gets (``static/js/game.js``):
   its socket, ``X-Tab`` on its requests) and skips the push of its own move.
 - A redraw is the fragments the move changed on that page, each marked as an out-of-band swap
   of a container's insides, and the card's rows it changed in a ``<template data-rows>``
-  (a score's push to the other pages: ``services.scored_parts``); game.js swaps them in by id.
+  (a score's push to the other pages: ``games.presenters.parts.scored_parts``); game.js swaps
+  them in by id.
 - A socket that connects is sent the game as it is at once, so a move made between page load and
   connection is not missed.
 - While the socket is open, roll, hold and score go over it (the same fields as JSON plus

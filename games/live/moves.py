@@ -27,6 +27,7 @@ from games.live.sending import deliver
 from games.live.threads import keeping_sends, moving, off_loop
 from games.models import Game
 from games.presenters.page import game_context, render_parts
+from games.presenters.parts import changed_parts
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ def apply_move(page: SocketPage, frame: MoveFrame) -> Outcome | None:
         except Exception:  # only a head start: the rendering reads what it lacks itself
             logger.exception("Could not read ahead for the redraws of game %s", page.game_id)
         # A move's parts include the message line (or the whole game area, which has it).
-        return Outcome(game, list(services.changed_parts(move.kind)), {})
+        return Outcome(game, list(changed_parts(move.kind)), {})
 
 
 def answer_to(outcome: Outcome | None, page: SocketPage) -> str:

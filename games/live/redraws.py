@@ -28,6 +28,7 @@ from games.live.pages import group_name
 from games.live.sending import broadcast, kept
 from games.models import Action, Game
 from games.presenters.page import game_context, render_parts
+from games.presenters.parts import redrawn
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +62,9 @@ def game_changed(
         broadcast(group, message)
 
 
-def on_game_changed(sender, *, game_id, parts, onlookers, game, mover, tab, **kwargs) -> None:
-    """``events.game_changed``: push the redraws to the game's open pages."""
+def on_game_changed(sender, *, game_id, change, game, mover, tab, **kwargs) -> None:
+    """``events.game_changed``: push the redraws of the change to the game's open pages."""
+    parts, onlookers = redrawn(change, game)
     game_changed(game_id, parts, onlookers, game=game, mover=mover, tab=tab)
 
 

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from django.conf import settings
 from django.template.context import make_context
 from django.template.loader import get_template
-from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import translation
-from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language
 
 from engine.flow import GameState, replay
-from games.models import Game
+from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
@@ -30,40 +28,8 @@ from games.presenters.players import (
     seat_name,
     turn_clock,
 )
+from games.presenters.urls import game_urls
 from games.presenters.words import label, phrases
-
-# A stand-in for a game's id in the addresses below: a replace costs far less than a reverse().
-_GAME_ID = "GAME-ID"
-
-
-@functools.lru_cache(maxsize=16)
-def _url_patterns(prefix: str, urlconf: str | None) -> dict[str, str]:
-    """The game's addresses for the stand-in id, reversed once per script prefix and URLconf."""
-    urls = {kind: reverse("games:act", args=[_GAME_ID, kind]) for kind in ("roll", "hold", "score")}
-    names = (
-        "play",
-        "again",
-        "leave_out",
-        "resign",
-        "analysis",
-        "replay",
-        "game_sheet",
-        "speed",
-        "seed",
-        "verify",
-    )
-    for name in names:
-        urls[name] = reverse(f"games:{name}", args=[_GAME_ID])
-    urls["player"] = reverse("profiles:seat", args=[_GAME_ID])  # ?seat=N: that seat's profile
-    urls["home"] = reverse("games:home")
-    return urls
-
-
-def game_urls(game_id: str) -> dict[str, str]:
-    """Where the game page's forms and links go, as ``{% url %}`` gives them."""
-    patterns = _url_patterns(get_script_prefix(), get_urlconf(settings.ROOT_URLCONF))
-    game_id = quote(game_id, safe=RFC3986_SUBDELIMS + "/~:@")  # as reverse() quotes
-    return {name: url.replace(_GAME_ID, game_id) for name, url in patterns.items()}
 
 
 class Later:
@@ -89,6 +55,52 @@ class Later:
         return self.value
 
 
+@dataclass
+class GameView:
+    """The position a game page draws and who looks at it: what every part of its context asks.
+
+    ``log`` is the logged actions played back so far (a replayed step), None for the game as
+    it is now or as ``shown``; ``now``: the game as it is now, where a seat may act.
+    """
+
+    game: Game
+    visitor: str | None
+    seats: list[Seat]
+    seat: Seat | None
+    state: GameState
+    news: list
+    log: list | None
+    now: bool
+    language: str
+
+    @property
+    def replaying(self) -> bool:
+        """Whether the page plays logged moves back (a step of them, read-only)."""
+        return self.log is not None
+
+    @property
+    def current(self) -> Seat:
+        """The seat whose turn it is in the position drawn."""
+        return self.seats[self.state.current]
+
+    @functools.cached_property
+    def can_play(self) -> bool:
+        """Whether this visitor's seat may act now: its turn, a person's, the game not over."""
+        current = self.current
+        mine = self.seat is not None and current.visitor == self.visitor
+        return self.now and mine and not current.bot and not self.state.finished
+
+    @functools.cached_property
+    def options(self) -> dict[str, int]:
+        """What the player may score now: for the card's previews, or to check a chosen box."""
+        return self.state.options() if self.can_play else {}
+
+    @functools.cached_property
+    def words(self) -> dict:
+        """The page's phrases in its language."""
+        return phrases(self.language)
+
+
 def game_context(
     game: Game,
     visitor: str | None,
@@ -100,7 +112,7 @@ def game_context(
     speed: Speed = SPEEDS[DEFAULT],
     shown: GameState | None = None,
 ) -> dict:
-    """Everything the game page and its fragments need.
+    """Everything the game page and its fragments need, part by part.
 
     ``at`` shows the game as it was after that many logged actions (read-only), to play the
     computer's or another player's moves back step by step; the page then asks for ``at + 1``
@@ -108,10 +120,35 @@ def game_context(
     ``shown`` is a state of the game to draw instead (read-only, no news): a replay's position.
     The card and the players are worked out only if a template shows them (``Later``).
     """
+    view = _game_view(game, visitor, error=error, at=at, speed=speed, shown=shown)
+    if select is not None and select not in view.options:
+        select = None
+    return (
+        _turn_context(view)
+        | _players_context(view)
+        | _card_context(view, select)
+        | _dice_context(view)
+        | _coach_context(view, hint)
+        | _playback_context(view, error, at, speed)
+        | _online_context(view)
+    )
+
+
+def _game_view(
+    game: Game,
+    visitor: str | None,
+    *,
+    error: str | None,
+    at: int | None,
+    speed: Speed,
+    shown: GameState | None,
+) -> GameView:
+    """The position to draw: a played-back step (``at``), a given state, or the game now;
+    with its news (none under a refusal, which the message line says instead)."""
     seats = game.ordered_seats()
     seat = game.seat_of(visitor)
-    replaying = at is not None and 0 <= at < game.log_length and speed.scale is not None
-    if replaying:
+    log = None
+    if at is not None and 0 <= at < game.log_length and speed.scale is not None:
         log = list(game.actions.order_by("seq")[:at])
         state = replay(
             [(a.seat, a.kind, a.payload) for a in log],
@@ -124,80 +161,89 @@ def game_context(
     else:
         state = game.state()
         news = [] if error else recent_news(game, state, seats, seat)
-    current = seats[state.current]
-    finished = state.finished
-    turn = state.turn
-    can_play = (
-        seat is not None
-        and not replaying
-        and shown is None
-        and current.visitor == visitor
-        and not current.bot
-        and not finished
-    )
-    coaching = can_play and coach_allowed(game)
-    # What the player may score: for the card's previews, or to check a chosen box.
-    options = functools.cache(lambda: state.options() if can_play else {})
-    if select is not None and select not in options():
-        select = None
-    card = state.cards[state.current]
-    solo = len(seats) == 1
-    online = game.mode == Game.Mode.ONLINE
-    urls = game_urls(game.id)
-    language = get_language()
-    words = phrases(language)
-    better = None
-    if select is not None and options()[select] == 0:
-        scores = options()
-        best_box = max(scores, key=scores.__getitem__)
-        if scores[best_box] > 0:
-            better = {"label": label(best_box), "points": scores[best_box]}
+    now = log is None and shown is None
+    return GameView(game, visitor, seats, seat, state, news, log, now, get_language())
+
+
+def _turn_context(view: GameView) -> dict:
+    """Whose turn it is, which round, and whether this page may act or review."""
+    game, state, current, words = view.game, view.state, view.current, view.words
+    current_name = seat_name(current, own=is_own(current, view.seat))
+    return {
+        "game": game,
+        "urls": game_urls(game.id),
+        "words": words,
+        "step": game.step,
+        "seat": view.seat,
+        "current": current,
+        "current_name": current_name,
+        "whose_turn": whose_turn(view.can_play, current, current_name, words),
+        "can_play": view.can_play,
+        "state": state,
+        "finished": state.finished,
+        "round_title": words["round"] % {"round": state.round},
+        "several": len(view.seats) > 1,
+        "live": game.mode == Game.Mode.ONLINE or view.seat is None,
+        # Its replay, analysis and dice check are open to this browser (Game.open_to); a daily
+        # attempt's wait for the day's end, its player's too (``Game.daily_running``).
+        "reviewable": game.open_to(view.visitor) and not game.daily_running,
+    }
+
+
+def _players_context(view: GameView) -> dict:
+    """The players' row: each seat's name, total, presence; the final ranking once it is over."""
+    game, state, seats, language = view.game, view.state, view.seats, view.language
+    solo, online = len(seats) == 1, game.mode == Game.Mode.ONLINE
     players = Later(
-        lambda: [player_view(game, s, state, seat, words, solo=solo, online=online) for s in seats],
+        lambda: [
+            player_view(game, s, state, view.seat, view.words, solo=solo, online=online)
+            for s in seats
+        ],
         language,
     )
+    return {
+        "players": players,
+        "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
+        "ranking": Later(lambda: ranking(players(), hooks.RATING_CHANGES(game)), language)
+        if state.finished
+        else [],
+    }
+
+
+def _card_context(view: GameView, select: str | None) -> dict:
+    """The score card: its rows (with the previews of a player who may score), the totals, and
+    a chosen box with what it would score (and a better box, when it would score nothing)."""
+    state, language = view.state, view.language
     rows = Later(
         lambda: card_rows(
-            list(state.cards),
-            state.current,
-            options(),
-            select,
-            language=language,
+            list(state.cards), state.current, view.options, select, language=language
         ),
         language,
     )
-    done = frozenset(range(len(seats))) if finished else state.forfeited
-    totals = Later(lambda: card_totals(list(state.cards), done), language)
-    current_name = seat_name(current, own=is_own(current, seat))
+    done = frozenset(range(len(view.seats))) if state.finished else state.forfeited
+    better = None
+    if select is not None and view.options[select] == 0:
+        scores = view.options
+        best_box = max(scores, key=scores.__getitem__)
+        if scores[best_box] > 0:
+            better = {"label": label(best_box), "points": scores[best_box]}
+    card, dice = state.cards[state.current], state.turn.dice
     return {
-        "game": game,
-        "urls": urls,
-        "words": words,
-        "step": game.step,
-        "seat": seat,
-        "current": current,
-        "current_name": current_name,
-        "whose_turn": whose_turn(can_play, current, current_name, words),
-        "can_play": can_play,
-        "state": state,
-        "finished": finished,
-        "round_title": words["round"] % {"round": state.round},
-        "players": players,
-        "several": len(seats) > 1,
-        "pot": game.stake * len(seats),  # a diamond match's pot (lobby.diamonds holds it)
-        "online": online,
-        "away": Later(lambda: [p for p in players() if p["presence"] == "away"], language),
-        "ranking": Later(lambda: ranking(players(), hooks.RATING_CHANGES(game)), language)
-        if finished
-        else [],
         "sections": Later(lambda: card_sections(rows()), language),
-        "totals": totals,
-        "bonus_line": words["bonus_line"] % {"target": game.rules.upper_bonus.threshold},
+        "totals": Later(lambda: card_totals(list(state.cards), done), language),
+        "bonus_line": view.words["bonus_line"] % {"target": view.game.rules.upper_bonus.threshold},
         "selected": select,
-        "selected_points": options()[select] if select else None,
+        "selected_points": view.options[select] if select else None,
         "better": better,
-        "bonus_now": card.bonus_for(turn.dice) if can_play and turn.dice else 0,
-        "joker": bool(can_play and turn.dice and card.joker_applies(turn.dice)),
+        "bonus_now": card.bonus_for(dice) if view.can_play and dice else 0,
+        "joker": bool(view.can_play and dice and card.joker_applies(dice)),
+    }
+
+
+def _dice_context(view: GameView) -> dict:
+    """The dice, which are held, and the roll button's words (for a player who may roll)."""
+    turn, can_play, words = view.state.turn, view.can_play, view.words
+    return {
         "dice": dice_views(turn, can_play, words),
         "dice_sprite": dice_sprite,
         "dice_locked": not turn.dice or turn.rolls_left == 0,
@@ -206,31 +252,54 @@ def game_context(
         "rolled": bool(turn.dice),
         "held_mask": "".join("1" if h else "0" for h in turn.held),
         "rolls_left": turn.rolls_left,
-        "error": error,
-        "news": news,
-        "next_at": at + 1 if replaying else None,
-        "version": at if replaying else game.log_length,
-        # Skip shows the game as it is now (the log's length: no step left to play back).
-        "skip_to": game.log_length if replaying else None,
-        "speed_control": speed_control(speed) if seat and any(s.bot for s in seats) else None,
+    }
+
+
+def _coach_context(view: GameView, hint: bool) -> dict:
+    """The coach of a game that allows it, for the player whose turn it is: odds, and a hint
+    when asked for one."""
+    coaching = view.can_play and coach_allowed(view.game)
+    asked = hint and coaching and view.state.turn.dice
+    return {
         "coach": coaching,
-        "live": online or seat is None,
-        # Its replay, analysis and dice check are open to this browser (Game.open_to); a daily
-        # attempt's wait for the day's end, its player's too (``Game.daily_running``).
-        "reviewable": game.open_to(visitor) and not game.daily_running,
-        "rematch": hooks.REMATCH(game, seat) if online and finished else None,
-        "turn_clock": turn_clock(game) if online and not finished else None,
+        "hint": hint_lines(view.game, view.state) if asked else None,
+        "hint_asked": hint,
+        "odds": odds_lines(view.state) if coaching else [],
+    }
+
+
+def _playback_context(view: GameView, error: str | None, at: int | None, speed: Speed) -> dict:
+    """The message line (a refusal, or the news) and the play-back of others' moves: which step
+    comes next and after what pause, and the speeds a game with the computer offers."""
+    game, log = view.game, view.log
+    with_computer = view.seat and any(s.bot for s in view.seats)
+    return {
+        "error": error,
+        "news": view.news,
+        "next_at": at + 1 if view.replaying else None,
+        "version": at if view.replaying else game.log_length,
+        # Skip shows the game as it is now (the log's length: no step left to play back).
+        "skip_to": game.log_length if view.replaying else None,
+        "speed_control": speed_control(speed) if with_computer else None,
+        "pause_ms": pause_ms(log[-1].kind if log else "", speed),
+    }
+
+
+def _online_context(view: GameView) -> dict:
+    """What only an online game shows: the pot, the turn's clock, resigning, the rematch."""
+    game, seat, state = view.game, view.seat, view.state
+    online = game.mode == Game.Mode.ONLINE
+    return {
+        "online": online,
+        "pot": game.stake * len(view.seats),  # a diamond match's pot (lobby.diamonds holds it)
+        "rematch": hooks.REMATCH(game, seat) if online and state.finished else None,
+        "turn_clock": turn_clock(game) if online and not state.finished else None,
         # Give the game up (a page asks to confirm): a seat of an online game still in it.
         "can_resign": online
         and seat is not None
-        and not finished
-        and not replaying
-        and shown is None
+        and not state.finished
+        and view.now
         and seat.position not in state.forfeited,
-        "hint": hint_lines(game, state) if hint and coaching and turn.dice else None,
-        "hint_asked": hint,
-        "odds": odds_lines(state) if coaching else [],
-        "pause_ms": pause_ms(log[-1].kind if replaying and log else "", speed),
     }
 
 
