@@ -10,7 +10,7 @@ Incoming frames are parsed here (``MoveFrame.parse`` refuses a malformed one wit
 group messages are written with ``to_message`` (a dict of plain values: the channel layer
 carries it between processes as msgpack) and read back with ``read``. The wire does not change
 with the types: the browser's JavaScript (static/js/game.js) reads the same frames as before,
-and tests/test_socket_messages.py checks each shape against what it reads. Shared by the game,
+and tests/live/test_socket_messages.py checks each shape against what it reads. Shared by the game,
 the lobby and the chat, so it lives in the core and imports no app.
 """
 

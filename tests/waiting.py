@@ -8,12 +8,20 @@ import time
 from collections.abc import Callable
 
 
-def wait_until(condition: Callable[[], object], what: str, timeout: float = 10) -> None:
-    """Poll ``condition`` until it holds; fail saying ``what`` was awaited after ``timeout`` s."""
+def wait_until(
+    condition: Callable[[], object],
+    what: str,
+    timeout: float = 10,
+    pause: Callable[[], object] = lambda: time.sleep(0.02),
+) -> None:
+    """Poll ``condition`` until it holds; fail saying ``what`` was awaited after ``timeout`` s.
+
+    ``pause`` waits between two polls (a page's ``wait_for_timeout`` where Playwright's events
+    arrive only while it is called)."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"waited {timeout} s in vain for {what}"
-        time.sleep(0.02)
+        pause()
 
 
 async def eventually(condition: Callable[[], object], what: str, timeout: float = 10) -> None:

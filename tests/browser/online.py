@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
+
+from tests import waiting
 
 MOVE_URL = re.compile(r"/game/[\w-]+/(roll|hold|score)/$")
 
@@ -55,10 +56,7 @@ def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: 
     """Wait, up to a deadline, for a condition on what Playwright reports (sockets a page opened,
     requests a route holds): its events arrive only while Playwright is called, so poll with a
     short wait on a page."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {timeout} s in vain for {what}"
-        page.wait_for_timeout(50)
+    waiting.wait_until(condition, what, timeout, pause=lambda: page.wait_for_timeout(50))
 
 
 def play_a_turn_by_keys(page: Page) -> list[str]:

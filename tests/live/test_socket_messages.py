@@ -77,8 +77,10 @@ def test_only_a_failed_move_closes_a_socket_that_the_page_opens_again():
     assert [int(close) for close in Close] == [1007, 1011, 4401, 4403, 4404]
 
 
-# Each group message as the channel layer carries it: the same dicts as before issue 30, so
-# processes on either side of a deploy understand each other.
+# Each group message as the channel layer carries it: the same dicts as before issue 30 but the
+# chat's, now the panel hook's ``panel.changed`` (was ``chat.changed``): a chat line sent by a
+# process of the old code during a deploy has no handler in the new consumers (Channels then
+# ends the socket it reached; a game page opens it again).
 MESSAGES = [
     (LobbyChanged(), {"type": "lobby.changed"}),
     (TableChanged(), {"type": "table.changed"}),
