@@ -113,6 +113,33 @@ def strategy_tables():
     return {rules: Advisor.load(rules) for rules in RULE_SETS.values()}
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--sqlite-on-disk",
+        action="store_true",
+        help="on SQLite, a test database in a file (WAL, as the site's) instead of in memory",
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory
+):
+    """With ``--sqlite-on-disk`` (scripts/test's browser tests), SQLite's test database is a file
+    in each worker's temporary folder rather than in memory.
+
+    In memory, pytest-django's live server shares the test thread's one connection with every
+    thread serving the pages, and a page's read left open beside another page's write failed
+    at once ("database table is locked", a 500 in the browser tests under load). In a file each
+    thread has its own connection, in WAL mode with the busy timeout, as the site runs."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if request.config.getoption("--sqlite-on-disk") and "sqlite" in database["ENGINE"]:
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """Moves sent over sockets keep a database connection per mover thread: close them before

@@ -5,6 +5,7 @@ the next load (without). Screenshots go to $SCREENSHOTS_DIR (else the test's tmp
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,8 @@ def game_bo_left(browser, base: str, viewport: dict, locale: str, *, bo_js: bool
     expect(ana.get_by_text(words["sent"].format("Bo"))).to_be_visible()
     bo.goto(base + "/online/")
     bo.get_by_role("button", name=words["accept"], exact=True).click()
+    # The accept's answer takes Bo to the game: its address is read once he is there.
+    expect(bo).to_have_url(re.compile(r"/game/[\w-]+/$"))
     expect(ana).to_have_url(bo.url)
     if bo_js:  # Bo's page is live (its socket counted) before he closes it
         expect(ana.locator("#status")).to_contain_text(words["here"])
