@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import re
@@ -68,8 +69,8 @@ class Player(threading.Thread):
                 self.step += 1
                 self.acknowledged = self.step
             self.finished = True
-        except OSError:  # the server died under the request
-            return
+        except (OSError, http.client.HTTPException):  # the server died under the request
+            return  # (HTTPException: killed while its answer was on the way, IncompleteRead)
 
 
 def test_killed_at_random_moments_the_game_resumes_whole(tmp_path):
