@@ -125,6 +125,16 @@ function moveOf(form) {
   const move = form.dataset.move;
   return ["roll", "hold", "score"].includes(move) ? move : null;
 }
+// A die's tap goes once until it is answered: the answer to an earlier move redraws the dice as
+// the server had them then, this die's tap not applied yet, and the same tap again would be
+// refused ("That die is not held.") once the first is.
+function holdOnItsWay(form) {
+  if (moveOf(form) !== "hold") return false;
+  const die = form.elements.die.value;
+  return [...awaiting].some(
+    (entry) => moveOf(entry.form) === "hold" && entry.form.elements.die.value === die,
+  );
+}
 function keepUnsent(form) {
   delete form.dataset.sent;
   if (unsent.length && !unsent.includes(form)) return; // one move waits at a time (see below)
@@ -223,7 +233,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (stalled.delete(form)) showConnection(); // a socket is back: it goes over that instead
   // A form is sent once, as htmx does for a form's posts: a double click rolls once (the answer
   // replaces the form). Other forms go at once: two dice tapped quickly are both held.
-  if (form.dataset.sent) return;
+  if (form.dataset.sent || holdOnItsWay(form)) return;
   form.dataset.sent = "1";
   const fields = { ...Object.fromEntries(new FormData(form)), move };
   const entry = { form, socket: gameSocket };
