@@ -34,6 +34,8 @@ LAYERS = (
     ("history",),
     ("profiles",),
     ("chat", "daily"),
+    ("groups",),
+    ("tournaments",),
 )
 WIRING_APPS = ("yahtzee_site", "backends")
 PACKAGES = tuple(app for layer in LAYERS for app in layer) + WIRING_APPS

@@ -92,6 +92,8 @@ INSTALLED_APPS = [
     "history",
     "daily",
     "chat",
+    "groups",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
