@@ -10,7 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.refusals import StaleAction
 from engine import dice
+from engine.rules import IllegalMove
 from games import services as games
 from games.models import Game
 from games.names import look_alike_key
@@ -175,7 +177,8 @@ def test_paused_players_are_not_paired_and_come_back_to_wait():
     play_round(made)  # Ana and Bo played: they may not meet twice in a row, both wait
     services.pause(made.pk, "ana")
     assert Entry.objects.get(player__visitor="ana").waiting_since is None
-    assert "paused already" in str(pytest.raises(Exception, services.pause, made.pk, "ana").value)
+    with pytest.raises(StaleAction, match="paused already"):
+        services.pause(made.pk, "ana")
     services.come_back(made.pk, "ana")
     assert Entry.objects.get(player__visitor="ana").waiting_since is not None
 
@@ -184,22 +187,26 @@ def test_berserk_halves_the_seats_timer_and_adds_a_point_for_a_win():
     made = make(["ana", "bo"], format="arena", minutes=30, berserk=True)
     services.start_now(made.pk, "ana")
     game = under_way(made)[0]
-    first = game.ordered_seats()[0].visitor
-    before = game.turn_deadline - game.turn_started_at
-    services.go_berserk(made.pk, first)
+    first, second = (seat.visitor for seat in game.ordered_seats())
+    full = game.turn_deadline - game.turn_started_at
+    games.perform(game.id, first, "roll", {"held": [False] * 5}, game.step)
+    with pytest.raises(IllegalMove, match="before your first roll"):
+        services.go_berserk(made.pk, first)
+    services.go_berserk(made.pk, second)
+    with pytest.raises(StaleAction, match="berserk already"):
+        services.go_berserk(made.pk, second)
     game.refresh_from_db()
-    assert game.turn_deadline - game.turn_started_at == before / 2
-    assert game.ordered_seats()[0].berserk
-    state = game.state()
-    games.perform(game.id, first, "roll", {"held": list(state.turn.held)}, game.step)
-    second = game.ordered_seats()[1].visitor
-    refused = pytest.raises(Exception, services.go_berserk, made.pk, first).value
-    assert "already" in str(refused)
+    assert [seat.berserk for seat in game.ordered_seats()] == [False, True]
+    assert game.turn_deadline - game.turn_started_at == full  # the first seat's turn: all of it
+    box = game.state().cards[0].open_boxes[0]
+    games.perform(game.id, first, "score", {"box": box}, game.step)
     game.refresh_from_db()
+    assert game.turn_deadline - game.turn_started_at == full / 2  # the berserk seat's: half
     play_out(game)
-    row = TournamentGame.objects.get(game=game, entry__player__visitor=first)
+    row = TournamentGame.objects.get(game=game, entry__player__visitor=second)
     assert row.berserk and row.points == {1.0: 3, 0.5: 1, 0.0: 0}[row.result]
-    assert second
+    unberserk = TournamentGame.objects.get(game=game, entry__player__visitor=first)
+    assert not unberserk.berserk and unberserk.points == {1.0: 2, 0.5: 1, 0.0: 0}[unberserk.result]
 
 
 def test_a_swiss_pairs_equal_points_never_twice_and_gives_the_odd_one_the_computer():
