@@ -165,3 +165,17 @@ def test_standings_list_every_entry_with_the_computer_marked():
         (1, "Ana", 0.0, False),
         (1, "Computer (beginner)", 0.0, True),
     ]
+
+
+def test_a_players_statement_names_the_fee_its_refund_and_the_prize():
+    from tests.clients import online
+
+    bo = online("bo", "Bo")
+    profile("ana", "Ana")
+    made = services.create("ana", arena(entry_fee=30))
+    services.join(made.pk, "bo")
+    services.leave(made.pk, "bo")
+    page = bo.get("/me/", follow=True).text
+    assert "Tournament entry fee" in page and "Entry fee given back" in page
+    spanish = bo.get("/me/", follow=True, headers={"Accept-Language": "es"}).text
+    assert "Inscripción a un torneo" in spanish and "Inscripción devuelta" in spanish
