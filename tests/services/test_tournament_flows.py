@@ -304,3 +304,25 @@ def test_two_players_on_the_same_seed_see_the_same_faces_for_the_same_holds():
     games.perform(third.id, "cy", "roll", {"held": [False] * 5}, 0)
     third.refresh_from_db()
     assert third.seed != seed
+
+
+def test_a_duplicate_rounds_game_is_not_summed_up_as_a_daily_challenge():
+    from history.models import Summary
+
+    made = make(["ana", "bo"], format="duplicate", rounds=1)
+    services.start_now(made.pk, "ana")
+    play_round(Tournament.objects.get(pk=made.pk))
+    assert Summary.objects.count() == 2 and not Summary.objects.filter(daily=True).exists()
+
+
+def test_leaving_a_duplicate_round_leaves_its_game_to_the_timer():
+    made = make(["ana", "bo"], format="duplicate", rounds=2)
+    services.start_now(made.pk, "ana")
+    services.leave(made.pk, "bo")
+    bo = Entry.objects.get(player__visitor="bo")
+    assert bo.status == Entry.Status.LEFT
+    assert services.current_game(bo).game.status == Game.Status.PLAYING  # the timer ends it
+    play_round(Tournament.objects.get(pk=made.pk))
+    made.refresh_from_db()
+    assert made.round == 2
+    assert TournamentGame.objects.filter(round=2).get().entry.player.visitor == "ana"

@@ -167,7 +167,7 @@ def test_standings_list_every_entry_with_the_computer_marked():
     ]
 
 
-def test_a_players_statement_names_the_fee_its_refund_and_the_prize():
+def test_a_players_statement_names_the_fee_and_its_refund():
     from tests.clients import online
 
     bo = online("bo", "Bo")
@@ -179,3 +179,14 @@ def test_a_players_statement_names_the_fee_its_refund_and_the_prize():
     assert "Tournament entry fee" in page and "Entry fee given back" in page
     spanish = bo.get("/me/", follow=True, headers={"Accept-Language": "es"}).text
     assert "Inscripción a un torneo" in spanish and "Inscripción devuelta" in spanish
+
+
+def test_a_fee_in_a_pot_counts_as_the_players_for_the_daily_top_up():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=450))
+    services.join(made.pk, "bo")
+    bo = Player.objects.get(visitor="bo")
+    assert diamonds.balance(bo) == 50  # 450 in the pot: not short of the floor
+    services.leave(made.pk, "bo")
+    assert Player.objects.get(visitor="bo").diamonds == 500
+    assert audit_ok().granted == 1000
