@@ -326,3 +326,46 @@ def test_leaving_a_duplicate_round_leaves_its_game_to_the_timer():
     made.refresh_from_db()
     assert made.round == 2
     assert TournamentGame.objects.filter(round=2).get().entry.player.visitor == "ana"
+
+
+def test_an_arena_pairs_again_as_soon_as_a_game_ends(django_capture_on_commit_callbacks):
+    made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+    services.start_now(made.pk, "ana")
+    first, second = under_way(made)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        play_out(first)
+    # Its two players wait for the other game's; once that ends, all four are paired again at
+    # once, with nobody else calling the clock, and never against the one they just played.
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(second)
+    again = under_way(Tournament.objects.get(pk=made.pk))
+    assert len(again) == 2
+    for game in again:
+        seated = TournamentGame.objects.filter(game=game)
+        before = {row.entry_id: row.opponent_id for row in seated}
+        for row in seated:
+            last = TournamentGame.objects.filter(
+                entry=row.entry_id, finished_at__isnull=False
+            ).get()
+            assert last.opponent_id != before[row.entry_id]
+    assert sent  # the result was announced after its commit
+
+
+def test_a_rated_arena_rates_games_between_people_and_never_the_computers(
+    django_capture_on_commit_callbacks,
+):
+    from lobby.models import RatingChange
+
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30, rated=True, computer="beginner")
+    services.start_now(made.pk, "ana")
+    people = under_way(made)[0]
+    assert people.ranked and people.turn_seconds == made.turn_seconds
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    clock.advance(made.pk)
+    computer = next(g for g in under_way(made) if g.pk != people.pk)
+    assert not computer.ranked
+    play_out(people), play_out(computer)
+    assert RatingChange.objects.filter(game=people).count() == 2
+    assert not RatingChange.objects.filter(game=computer).exists()
