@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from tests.servers import ROOT, Browser, Server, online
+from tests.servers import ROOT, Server, move, online
 
 SETUP = """
 import json
@@ -66,18 +66,6 @@ def manage(server: Server, *args: str) -> str:
 
 def shell(server: Server, code: str) -> dict:
     return json.loads(manage(server, "shell", "-c", code).strip().splitlines()[-1])
-
-
-def move(player: Browser, game: str, step: int) -> int:
-    """Roll once, or score the first open box: the step the game is at after it."""
-    if step % 2 == 0:
-        status, _ = player.post(game + "roll/", {"step": step, "held": "00000"}, htmx=True)
-    else:
-        _, page = player.get(game)
-        box = re.search(r'href="\?select=(\w+)"', page)[1]
-        status, _ = player.post(game + "score/", {"step": step, "box": box}, htmx=True)
-    assert status == 200, (step, status)
-    return step + 1
 
 
 @pytest.mark.parametrize("format_", ["arena", "swiss"])
