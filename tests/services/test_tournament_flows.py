@@ -369,3 +369,31 @@ def test_a_rated_arena_rates_games_between_people_and_never_the_computers(
     play_out(people), play_out(computer)
     assert RatingChange.objects.filter(game=people).count() == 2
     assert not RatingChange.objects.filter(game=computer).exists()
+
+
+def test_a_swiss_of_two_people_and_two_computers_plays_every_pairing_out():
+    made = make(["ana", "bo"], format="swiss", rounds=3)
+    services.add_computer(made.pk, "ana", "beginner")
+    services.add_computer(made.pk, "ana", "beginner")
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    while made.status == Tournament.Status.RUNNING:
+        play_round(made)
+    rows = TournamentGame.objects.filter(tournament=made)
+    assert rows.count() == 12 and not rows.filter(finished_at__isnull=True).exists()
+    assert not rows.filter(against_computer=True, opponent=None).exists()  # nobody odd
+    table = standings(made)
+    assert sum(row.points for row in table) == 6  # three rounds of two matches: 1 point each
+
+
+def test_manage_py_tournaments_starts_what_is_due():
+    from django.core.management import call_command
+
+    from games import timeouts
+
+    made = make(["ana", "bo"], format="arena", minutes=30)
+    Tournament.objects.filter(pk=made.pk).update(starts_at=timezone.now())
+    call_command("tournaments")
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.RUNNING and len(under_way(made)) == 1
+    assert clock.sweep in timeouts.SWEPT_WITH  # every socket server's sweep runs it too
