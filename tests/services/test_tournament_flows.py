@@ -397,3 +397,22 @@ def test_manage_py_tournaments_starts_what_is_due():
     made.refresh_from_db()
     assert made.status == Tournament.Status.RUNNING and len(under_way(made)) == 1
     assert clock.sweep in timeouts.SWEPT_WITH  # every socket server's sweep runs it too
+
+
+def test_the_coach_is_off_in_a_duplicate_round_and_for_a_berserk_seat():
+    from games.models import Seat
+    from tests.clients import client_for
+
+    made = make(["ana", "bo"], format="duplicate", rounds=1)
+    services.start_now(made.pk, "ana")
+    game = Game.objects.get(tournament_games__entry__player__visitor="ana")
+    games.perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)
+    page = client_for("ana").get(f"/game/{game.id}/").text
+    assert "hint-button" not in page and 'class="odds"' not in page
+    practice = games.start_solo_game("ana")
+    games.perform(practice.id, "ana", "roll", {"held": [False] * 5}, 0)
+    page = client_for("ana").get(f"/game/{practice.id}/").text
+    assert "hint-button" in page and 'class="odds"' in page
+    Seat.objects.filter(game=practice).update(berserk=True)
+    page = client_for("ana").get(f"/game/{practice.id}/").text
+    assert "hint-button" not in page and 'class="odds"' not in page
