@@ -83,8 +83,9 @@ def pair_waiting(waiting: Sequence[Waiting]) -> tuple[list[tuple[int, int]], lis
     in a row): such a player waits for the next one to come free rather than meet them again, so
     two players alone in the waiting room who just met stay waiting (the caller may fill a seat
     with the computer). Among the pairings the rule allows: as many pairs as possible, then the
-    smallest sum of rank gaps between partners. Each player is paired with one of the
-    ``WINDOW`` nearest in rank, which keeps the search linear in the number waiting (200 players
+    smallest sum of the squares of the rank gaps between partners (two pairs each two places
+    apart rather than one of neighbours and one three apart). Each player is paired with one of
+    the ``WINDOW`` nearest in rank, which keeps the search linear in the number waiting (200 players
     in a few milliseconds); players it leaves apart then meet each other when the rule allows.
 
     >>> pair_waiting([Waiting(7, 1, 8), Waiting(8, 2, 7), Waiting(9, 3, None), Waiting(5, 4, 1)])
@@ -111,13 +112,14 @@ def pair_waiting(waiting: Sequence[Waiting]) -> tuple[list[tuple[int, int]], lis
 
 
 WINDOW = 6  # how far down the order a player's partner is looked for
-UNPAIRED = 1 << 40  # the cost of leaving a player waiting: more than any sum of rank gaps
+UNPAIRED = 1 << 48  # the cost of leaving a player waiting: more than any sum of squared gaps
 
 
 def closest_pairs(ordered: Sequence[Waiting], window: int) -> list[tuple[int, int]]:
     """The pairs of indices into ``ordered`` (sorted by rank) that pair the most players, none
     with their last opponent, each within ``window`` places of their partner, with the smallest
-    sum of rank gaps: a dynamic programme over (place, which of the next places are taken)."""
+    sum of squared rank gaps: a dynamic programme over (place, which of the next places are
+    taken)."""
     count = len(ordered)
     # best[mask]: (cost, pairs) of the players from the current place on, where bit k of mask
     # says the player k places ahead is already paired; filled from the last place up.
@@ -137,7 +139,7 @@ def closest_pairs(ordered: Sequence[Waiting], window: int) -> list[tuple[int, in
                 if mask >> ahead & 1 or played_last(player, other):
                     continue
                 cost, pairs = best.get((mask | 1 << ahead) >> 1, NOWHERE)
-                cost += other.rank - player.rank
+                cost += (other.rank - player.rank) ** 2
                 if cost < choice[0]:
                     choice = (cost, ((place, place + ahead), *pairs))
             options[mask] = choice
