@@ -75,10 +75,12 @@ def test_waiting_players_meet_their_neighbours_in_rank():
     assert pair_waiting(waiting) == ([(11, 12), (13, 14), (15, 16)], [])
 
 
-def test_two_who_just_met_are_paired_across_worked_by_hand():
-    # Ranks 1 and 2 just played. 1-3 and 2-4 (gaps 2 and 2, squares 4 + 4 = 8) beats
-    # 1-4 and 2-3 (gaps 3 and 1, squares 9 + 1 = 10).
-    waiting = [Waiting(1, 1, 2), Waiting(2, 2, 1), Waiting(3, 3, None), Waiting(4, 4, None)]
+@pytest.mark.parametrize("met", [(1, 2), (3, 4)])
+def test_two_who_just_met_are_paired_across_worked_by_hand(met):
+    # Ranks 1 and 2 (or 3 and 4) just played. 1-3 and 2-4 (gaps 2 and 2, squares 4 + 4 = 8)
+    # beats 1-4 and 2-3 (gaps 3 and 1, squares 9 + 1 = 10): nobody meets a player far away.
+    last = {met[0]: met[1], met[1]: met[0]}
+    waiting = [Waiting(rank, rank, last.get(rank)) for rank in (1, 2, 3, 4)]
     assert pair_waiting(waiting) == ([(1, 3), (2, 4)], [])
 
 

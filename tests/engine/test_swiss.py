@@ -178,26 +178,27 @@ def test_a_best_of_three_is_won_by_the_one_who_won_more_games():
 
 
 def test_standings_with_a_buchholz_tie_broken_by_sonneborn_berger_worked_by_hand():
-    # Round 1: 1 beat 2, 3 drew with 4. Round 2: 1 drew with 3, 2 beat 4. Round 3: 4 beat 1,
+    # Round 1: 4 beat 2, 3 drew with 1. Round 2: 4 drew with 3, 2 beat 1. Round 3: 1 beat 4,
     # 2 beat 3.
-    # Points:   1: 1 + 0.5 + 0 = 1.5      2: 0 + 1 + 1 = 2
-    #           3: 0.5 + 0.5 + 0 = 1      4: 0.5 + 0 + 1 = 1.5
-    # Buchholz: 1: 2 + 1 + 1.5 = 4.5      2: 1.5 + 1.5 + 1 = 4
-    #           3: 1.5 + 1.5 + 2 = 5      4: 1 + 2 + 1.5 = 4.5
-    # S-B:      1: 2 (beat 2) + 0.5 (drew 3) = 2.5            4: 0.5 (drew 3) + 1.5 (beat 1) = 2
-    #           2: 1.5 (beat 4) + 1 (beat 3) = 2.5            3: 0.75 + 0.75 (two draws) = 1.5
+    # Points:   4: 1 + 0.5 + 0 = 1.5      2: 0 + 1 + 1 = 2
+    #           3: 0.5 + 0.5 + 0 = 1      1: 0.5 + 0 + 1 = 1.5
+    # Buchholz: 4: 2 + 1 + 1.5 = 4.5      2: 1.5 + 1.5 + 1 = 4
+    #           3: 1.5 + 1.5 + 2 = 5      1: 1 + 2 + 1.5 = 4.5
+    # S-B:      4: 2 (beat 2) + 0.5 (drew 3) = 2.5            1: 0.5 (drew 3) + 1.5 (beat 4) = 2
+    #           2: 1.5 (beat 1) + 1 (beat 3) = 2.5            3: 0.75 + 0.75 (two draws) = 1.5
+    # 4 and 1 are equal on points and Buchholz: 4 is above on Sonneborn-Berger.
     results = [
-        *both(1, 2, 1.0),
-        *both(3, 4, 0.5),
-        *both(1, 3, 0.5),
-        *both(2, 4, 1.0),
-        *both(4, 1, 1.0),
+        *both(4, 2, 1.0),
+        *both(3, 1, 0.5),
+        *both(4, 3, 0.5),
+        *both(2, 1, 1.0),
+        *both(1, 4, 1.0),
         *both(2, 3, 1.0),
     ]
     assert standings([1, 2, 3, 4], results) == [
         SwissStanding(id=2, rank=1, points=2.0, buchholz=4.0, sonneborn_berger=2.5),
-        SwissStanding(id=1, rank=2, points=1.5, buchholz=4.5, sonneborn_berger=2.5),
-        SwissStanding(id=4, rank=3, points=1.5, buchholz=4.5, sonneborn_berger=2.0),
+        SwissStanding(id=4, rank=2, points=1.5, buchholz=4.5, sonneborn_berger=2.5),
+        SwissStanding(id=1, rank=3, points=1.5, buchholz=4.5, sonneborn_berger=2.0),
         SwissStanding(id=3, rank=4, points=1.0, buchholz=5.0, sonneborn_berger=1.5),
     ]
 
