@@ -122,29 +122,40 @@ def closest_pairs(ordered: Sequence[Waiting], window: int) -> list[tuple[int, in
     taken)."""
     count = len(ordered)
     # best[mask]: (cost, pairs) of the players from the current place on, where bit k of mask
-    # says the player k places ahead is already paired; filled from the last place up.
-    best: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {0: (0, ())}
+    # says the player k places ahead is already paired; filled from the last place up. Pairs
+    # are a chain (pair, rest) so that adding one copies nothing.
+    best: dict[int, tuple[int, Chain]] = {0: (0, None)}
     for place in range(count - 1, -1, -1):
         player = ordered[place]
         reach = min(window, count - 1 - place)
-        options: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        # (bit of the partner, the cost of the pair) for each partner the rule allows
+        partners = [
+            (1 << ahead, (ordered[place + ahead].rank - player.rank) ** 2, place + ahead)
+            for ahead in range(1, reach + 1)
+            if not played_last(player, ordered[place + ahead])
+        ]
+        options: dict[int, tuple[int, Chain]] = {}
         for mask in range(1 << (reach + 1)):
             if mask & 1:
                 options[mask] = best.get(mask >> 1, NOWHERE)
                 continue
             cost, pairs = best.get(mask >> 1, NOWHERE)
             choice = (cost + UNPAIRED, pairs)
-            for ahead in range(1, reach + 1):
-                other = ordered[place + ahead]
-                if mask >> ahead & 1 or played_last(player, other):
+            for bit, gap, partner in partners:
+                if mask & bit:
                     continue
-                cost, pairs = best.get((mask | 1 << ahead) >> 1, NOWHERE)
-                cost += (other.rank - player.rank) ** 2
-                if cost < choice[0]:
-                    choice = (cost, ((place, place + ahead), *pairs))
+                cost, pairs = best.get((mask | bit) >> 1, NOWHERE)
+                if cost + gap < choice[0]:
+                    choice = (cost + gap, ((place, partner), pairs))
             options[mask] = choice
         best = options
-    return list(best[0][1])
+    found = []
+    chain = best[0][1]
+    while chain is not None:
+        pair, chain = chain
+        found.append(pair)
+    return found
 
 
-NOWHERE = (1 << 62, ())  # a state no pairing reaches
+Chain = tuple[tuple[int, int], "Chain"] | None
+NOWHERE: tuple[int, Chain] = (1 << 62, None)  # a state no pairing reaches

@@ -102,15 +102,38 @@ def pairable(players: Sequence[SwissPlayer]) -> bool:
 
 
 def greedy_pairs(players: Sequence[SwissPlayer]) -> bool:
-    """Whether pairing each player in turn with the first one left they have not met pairs
-    everyone (True proves ``players`` pairable; False proves nothing)."""
+    """Whether pairing each player in turn with the first one left they have not met, then
+    mending what is left by swapping partners with a pair already made, pairs everyone (True
+    proves ``players`` pairable; False proves nothing)."""
+    pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
     left = list(players)
+    stuck: list[SwissPlayer] = []
     while left:
         top = left.pop(0)
         partner = next((other for other in left if not have_met(top, other)), None)
         if partner is None:
+            stuck.append(top)
+        else:
+            left.remove(partner)
+            pairs.append((top, partner))
+    while stuck:
+        x = stuck.pop()
+        mended = next(
+            (
+                (y, index, new)
+                for y in stuck
+                for index, (a, b) in enumerate(pairs)
+                for new in (((x, a), (y, b)), ((x, b), (y, a)))
+                if not any(have_met(*pair) for pair in new)
+            ),
+            None,
+        )
+        if mended is None:
             return False
-        left.remove(partner)
+        y, index, new = mended  # x and y take a pair's two players, who part
+        stuck.remove(y)
+        pairs.pop(index)
+        pairs += new
     return True
 
 
