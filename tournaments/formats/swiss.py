@@ -1,7 +1,23 @@
 """Swiss: pairing a round (the Dutch system's core) and the standings with their tie-breaks.
 
-Pairing: players with equal points meet, never two who have met; the odd player out plays the
-computer instead of a bye (the lowest in the standings who has not played it yet).
+Pairing follows the core of FIDE's Dutch system (C.04.3):
+- players in pairing order: points, then rating (the pairing number's order);
+- absolute criteria: no two players meet twice (C1), and the computer, which stands in for the
+  bye, goes at most once to each player (C2) and to the lowest placed who leaves the rest
+  pairable; both kept whenever any pairing keeps them (a rematch is avoided before a second
+  game against the computer);
+- score groups paired from the top: S1 (the top half) against S2 (the bottom half) in order,
+  then S2's transpositions and exchanges with S1, then a float down to the next group; the
+  completion criterion (C4): a group's pairing must leave the rest of the field pairable, else
+  another is tried;
+- when the search runs long or no pairing avoids a rematch, a maximum weight matching (Edmonds'
+  blossom, networkx) pairs as many who have not met as possible, equal points preferred.
+Not followed: colours and everything about them (C3, C10-C13, the colour allocation rules:
+dice have no white and black), the float-history criteria (C14-C21: no float twice in a row;
+a player carries no float history here), the exact order of exchanges and the minimisation of
+the score differences of floaters beyond "nearest group first", and accelerated pairings. The
+search is a depth-first one in the Dutch order, not C.04.3's full sequence of candidate
+evaluations, so on a rare field two programs may pair a group differently; both are legal.
 
 Standings: points, then Buchholz (the sum of one's opponents' points), then Sonneborn-Berger (the
 sum of the points of the opponents one beat, and half of those one drew with). A game against the
@@ -86,15 +102,38 @@ def pairable(players: Sequence[SwissPlayer]) -> bool:
 
 
 def greedy_pairs(players: Sequence[SwissPlayer]) -> bool:
-    """Whether pairing each player in turn with the first one left they have not met pairs
-    everyone (True proves ``players`` pairable; False proves nothing)."""
+    """Whether pairing each player in turn with the first one left they have not met, then
+    mending what is left by swapping partners with a pair already made, pairs everyone (True
+    proves ``players`` pairable; False proves nothing)."""
+    pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
     left = list(players)
+    stuck: list[SwissPlayer] = []
     while left:
         top = left.pop(0)
         partner = next((other for other in left if not have_met(top, other)), None)
         if partner is None:
+            stuck.append(top)
+        else:
+            left.remove(partner)
+            pairs.append((top, partner))
+    while stuck:
+        x = stuck.pop()
+        mended = next(
+            (
+                (y, index, new)
+                for y in stuck
+                for index, (a, b) in enumerate(pairs)
+                for new in (((x, a), (y, b)), ((x, b), (y, a)))
+                if not any(have_met(*pair) for pair in new)
+            ),
+            None,
+        )
+        if mended is None:
             return False
-        left.remove(partner)
+        y, index, new = mended  # x and y take a pair's two players, who part
+        stuck.remove(y)
+        pairs.pop(index)
+        pairs += new
     return True
 
 
