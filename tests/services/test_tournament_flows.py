@@ -416,3 +416,23 @@ def test_the_coach_is_off_in_a_duplicate_round_and_for_a_berserk_seat():
     Seat.objects.filter(game=practice).update(berserk=True)
     page = client_for("ana").get(f"/game/{practice.id}/").text
     assert "hint-button" not in page and 'class="odds"' not in page
+
+
+def test_a_swiss_player_who_leaves_mid_match_loses_it_and_is_not_paired_again():
+    made = make(["ana", "bo", "cy", "di"], format="swiss", rounds=3, best_of=3)
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    di = Entry.objects.get(player__visitor="di")
+    opponent = services.current_game(di).opponent
+    services.leave(made.pk, "di")
+    for _ in range(6):  # the other match of round 1 is played out; Di's is over
+        if made.round > 1:
+            break
+        play_round(made)
+    assert made.round == 2
+    assert list(TournamentGame.objects.filter(entry=di, round=1).values_list("result")) == [(0.0,)]
+    assert not TournamentGame.objects.filter(entry=di, round=2).exists()
+    won = next(row for row in standings(made) if row.entry_id == opponent.pk)
+    assert won.points == 1.0
+    left = next(row for row in standings(made) if row.entry_id == di.pk)
+    assert left.left and left.points == 0.0
