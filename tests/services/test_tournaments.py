@@ -190,3 +190,17 @@ def test_a_fee_in_a_pot_counts_as_the_players_for_the_daily_top_up():
     services.leave(made.pk, "bo")
     assert Player.objects.get(visitor="bo").diamonds == 500
     assert audit_ok().granted == 1000
+
+
+def test_the_audit_finds_diamonds_left_in_the_pot_of_a_tournament_that_is_over():
+    from django.db import transaction
+
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=40))
+    services.join(made.pk, "bo")
+    assert audit_ok().in_play == 40
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    assert diamonds.audit().problems == [f"tournament:{made.pk}: over with 40 left in its pot"]
+    with transaction.atomic():  # what the end does: the pot goes out
+        diamonds.move(Player.objects.get(visitor="bo"), 40, "prize", pot=services.pot_name(made))
+    assert audit_ok().in_play == 0
