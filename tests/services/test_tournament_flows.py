@@ -436,3 +436,29 @@ def test_a_swiss_player_who_leaves_mid_match_loses_it_and_is_not_paired_again():
     assert won.points == 1.0
     left = next(row for row in standings(made) if row.entry_id == di.pk)
     assert left.left and left.points == 0.0
+
+
+def test_the_game_page_marks_a_berserk_seat_and_the_computer_is_never_away(settings):
+    from tests.clients import client_for
+
+    settings.AWAY_GRACE_SECONDS = 0
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30, berserk=True, computer="club")
+    services.start_now(made.pk, "ana")
+    people = under_way(made)[0]
+    second = people.ordered_seats()[1]
+    services.go_berserk(made.pk, second.visitor)
+    page = client_for(second.visitor).get(f"/game/{people.id}/").text
+    line = page.split(f"?seat={second.position}")[1].split("</li>")[0]
+    assert line.endswith(" · berserk: half the time, no hints"), line
+    first = page.split("?seat=0")[1].split("</li>")[0]
+    assert "berserk" not in first
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    clock.advance(made.pk)
+    computer = next(g for g in under_way(made) if g.pk != people.pk)
+    visitor = computer.ordered_seats()[0].visitor
+    page = client_for(visitor).get(f"/game/{computer.id}/").text
+    line = page.split("?seat=1")[1].split("</li>")[0]
+    assert line.endswith(": here"), line
+    assert "Continue without" not in page
