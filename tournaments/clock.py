@@ -183,11 +183,12 @@ def _arena(tournament: Tournament, now: datetime) -> bool:
             )
         return _finish(tournament, now)
     busy = _under_way(tournament)
-    ready = [e for e in _active(tournament) if e.waiting_since is not None and e.pk not in busy]
+    active = _active(tournament)  # by points: the standing that pairs close players
+    ready = [e for e in active if e.waiting_since is not None and e.pk not in busy]
     if not ready:
         return False
-    last = _last_opponents(tournament)
-    ranks = {entry.pk: rank for rank, entry in enumerate(_active(tournament), start=1)}
+    last = _last_opponents(tournament, [entry.pk for entry in ready])
+    ranks = {entry.pk: rank for rank, entry in enumerate(active, start=1)}
     waiting = [arena.Waiting(e.pk, ranks[e.pk], last.get(e.pk)) for e in ready]
     pairs, left = arena.pair_waiting(waiting)
     by_id = {entry.pk: entry for entry in ready}
@@ -215,10 +216,12 @@ def _arena(tournament: Tournament, now: datetime) -> bool:
     return bool(pairs or filled)
 
 
-def _last_opponents(tournament: Tournament) -> dict[int, int | None]:
-    """Each entry's opponent in its last finished game (None: the maker's computer)."""
+def _last_opponents(tournament: Tournament, entries: list[int]) -> dict[int, int | None]:
+    """These entries' opponents in their last finished games (None: the maker's computer)."""
     last: dict[int, int | None] = {}
-    rows = tournament.games.filter(finished_at__isnull=False).order_by("finished_at", "id")
+    rows = tournament.games.filter(entry__in=entries, finished_at__isnull=False).order_by(
+        "finished_at", "id"
+    )
     for entry_id, opponent_id in rows.values_list("entry_id", "opponent_id"):
         last[entry_id] = opponent_id
     return last
