@@ -265,8 +265,14 @@ def _start_match(
         if entry.waiting_since is not None:
             entry.waiting_since = None
             entry.save(update_fields=["waiting_since"])
-    if people:
-        notify.navigate([entry.player.visitor for entry in people], game)
+    for entry in people:  # their lobby pages, and the page of the game they just finished
+        previous = (
+            entry.games.filter(finished_at__isnull=False)
+            .order_by("-finished_at", "-id")
+            .values_list("game_id", flat=True)
+            .first()
+        )
+        notify.navigate([entry.player.visitor], game, rematch_of=previous)
     if game.status == Game.Status.FINISHED:  # the computers' game is over already: count it
         record(None, game=game, state=game.state())
     return game

@@ -462,3 +462,39 @@ def test_the_game_page_marks_a_berserk_seat_and_the_computer_is_never_away(setti
     line = page.split("?seat=1")[1].split("</li>")[0]
     assert line.endswith(": here"), line
     assert "Continue without" not in page
+
+
+def test_paired_players_pages_go_to_their_new_game(django_capture_on_commit_callbacks):
+    from core.socket_messages import Navigate
+    from games.events import group_message
+
+    sent = []
+
+    def heard(sender, group, message, **kwargs):
+        if message.get("type") == Navigate.type:
+            sent.append((group, Navigate.read(message)))
+
+    group_message.connect(heard)
+    try:
+        made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.start_now(made.pk, "ana")
+        first = {game.id for game in under_way(made)}
+        assert {group for group, _ in sent} == {f"player-{v}" for v in ("ana", "bo", "cy", "di")}
+        assert {message.url for _, message in sent} == {f"/game/{g}/" for g in first}
+        assert all(message.rematch_of is None for _, message in sent)
+        sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            for game in under_way(made):
+                play_out(game)
+        # Each one's finished game's page follows them to the next (as a rematch's does).
+        for group, message in sent:
+            visitor = group.removeprefix("player-")
+            row = TournamentGame.objects.get(
+                game_id=message.url.split("/")[2], entry__player__visitor=visitor
+            )
+            previous = TournamentGame.objects.filter(entry=row.entry, finished_at__isnull=False)
+            assert message.rematch_of == previous.get().game_id
+        assert len(sent) == 4
+    finally:
+        group_message.disconnect(heard)
