@@ -17,7 +17,7 @@ sweep (``games.timeouts.SWEPT_WITH``, filled in ``TournamentsConfig.ready``) and
   At ``ends_at`` nobody is paired; the games under way finish and count, then it is over.
 - Swiss: when every match of the round is decided, the next round is paired
   (``formats.swiss.pair_round``); a best-of-three match plays its next game meanwhile; an odd
-  player plays the computer (the maker's strength, or ``DEFAULT_COMPUTER``).
+  player plays the computer (the maker's strength, or ``matches.DEFAULT_COMPUTER``).
 - Duplicate: each round every player gets a solo game on the round's seed; the round is over when
   every game of it is, and then its dice (the seed) are shown on every game of it.
 - The end: the pot to the podium (``results.pay_prizes``), in the transaction that finishes it.
@@ -30,7 +30,6 @@ they end); a game with the computer never is.
 from __future__ import annotations
 
 import logging
-import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -39,10 +38,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine import dice
-from games import services as games
 from games.models import Game
-from lobby import notify
-from tournaments import events, results
+from tournaments import events, matches, results
 from tournaments.formats import arena, swiss
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 from tournaments.standings import match_over, swiss_results
@@ -50,7 +47,6 @@ from tournaments.standings import match_over, swiss_results
 logger = logging.getLogger(__name__)
 
 FILL_AFTER = timedelta(seconds=20)  # a person waiting alone this long plays the computer
-DEFAULT_COMPUTER = "club"  # a Swiss's odd player's opponent when the maker chose none
 # A duplicate round's dice are shown when the round is over (set then); until then at the latest.
 REVEAL_AT_THE_LATEST = timedelta(days=1)
 
@@ -230,50 +226,9 @@ def _last_opponents(tournament: Tournament, entries: list[int]) -> dict[int, int
 def _start_match(
     tournament: Tournament, a: Entry, b: Entry | None, round_number: int | None = None
 ) -> Game:
-    """A game of the tournament between two entries (``b`` None: the maker's computer, or the
-    default one), with its rows; the people's open pages are sent to it."""
-    pair = [a, b] if b is not None else [a]
-    people = [entry for entry in pair if not entry.bot]
-    computers = [entry for entry in pair if entry.bot]
-    if len(people) == 2 and secrets.randbelow(2):  # who plays first: a coin's toss
-        people.reverse()
-    if not people:  # two computers (a Swiss may pair them): the game plays itself out at once
-        bots = {0: computers[0].bot, 1: computers[1].bot}
-        game = games.start_game("", ["", ""], mode=Game.Mode.COMPUTER, bots=bots)
-    else:
-        strength = computers[0].bot if computers else ""
-        if b is None:
-            strength = tournament.computer or DEFAULT_COMPUTER
-        game = games.start_online_game(
-            [entry.player for entry in people],
-            ranked=tournament.rated and len(people) == 2,
-            turn_seconds=tournament.turn_seconds,
-            computer=strength,
-        )
-    seated = people + computers
-    for position, entry in enumerate(seated):
-        other = next((e for e in seated if e is not entry), None)
-        TournamentGame.objects.create(
-            tournament=tournament,
-            entry=entry,
-            game=game,
-            seat=position,
-            round=round_number,
-            opponent=other,
-            against_computer=other is None or bool(other.bot),
-        )
-        if entry.waiting_since is not None:
-            entry.waiting_since = None
-            entry.save(update_fields=["waiting_since"])
-    for entry in people:  # their lobby pages, and the page of the game they just finished
-        previous = (
-            entry.games.filter(finished_at__isnull=False)
-            .order_by("-finished_at", "-id")
-            .values_list("game_id", flat=True)
-            .first()
-        )
-        notify.navigate([entry.player.visitor], game, rematch_of=previous)
-    if game.status == Game.Status.FINISHED:  # the computers' game is over already: count it
+    """``matches.start``, and the result of a game the computers played out at once."""
+    game = matches.start(tournament, a, b, round_number)
+    if game.status == Game.Status.FINISHED:
         record(None, game=game, state=game.state())
     return game
 
@@ -361,29 +316,7 @@ def _duplicate(tournament: Tournament, now: datetime) -> bool:
     seed = dice.new_seed()
     Round.objects.create(tournament=tournament, number=tournament.round, seed=seed)
     for entry in _active(tournament):
-        if entry.bot:
-            game = games.start_game(
-                "",
-                [""],
-                mode=Game.Mode.SOLO,
-                bots={0: entry.bot},
-                seed=seed,
-                reveal_after=now + REVEAL_AT_THE_LATEST,
-            )
-        else:
-            game = games.start_game(
-                entry.player.visitor,
-                [entry.player.name],
-                mode=Game.Mode.SOLO,
-                seed=seed,
-                reveal_after=now + REVEAL_AT_THE_LATEST,
-                turn_seconds=tournament.turn_seconds,
-            )
-        TournamentGame.objects.create(
-            tournament=tournament, entry=entry, game=game, seat=0, round=tournament.round
-        )
-        if entry.bot:  # the computer played its game as it was made
+        game = matches.start_solo(tournament, entry, seed, now + REVEAL_AT_THE_LATEST)
+        if game.status == Game.Status.FINISHED:  # the computer played its game as it was made
             record(None, game=game, state=game.state())
-        else:
-            notify.navigate([entry.player.visitor], game)
     return True
