@@ -204,3 +204,30 @@ def test_the_audit_finds_diamonds_left_in_the_pot_of_a_tournament_that_is_over()
     with transaction.atomic():  # what the end does: the pot goes out
         diamonds.move(Player.objects.get(visitor="bo"), 40, "prize", pot=services.pot_name(made))
     assert audit_ok().in_play == 0
+
+
+def test_pausing_berserk_the_computer_and_starting_refuse_with_reasons():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    swiss = services.create("ana", arena(format="swiss", minutes=None, rounds=3))
+    services.join(swiss.pk, "bo")
+    assert "Only an arena can be paused" in str(refusal(services.pause, swiss.pk, "bo"))
+    made = services.create("ana", arena())
+    assert "not in this tournament" in str(refusal(services.pause, made.pk, "bo"))
+    services.join(made.pk, "bo")
+    assert "not paused" in str(refusal(services.come_back, made.pk, "bo"))
+    assert "has no berserk" in str(refusal(services.go_berserk, made.pk, "bo"))
+    wild = services.create("ana", arena(berserk=True))
+    services.join(wild.pk, "bo")
+    assert "no game under way" in str(refusal(services.go_berserk, wild.pk, "bo"))
+    assert "strengths offered" in str(refusal(services.add_computer, made.pk, "ana", "grand"))
+    assert refusal(services.start_now, made.pk, "bo").status == 403
+    assert refusal(services.go_berserk, "no-such", "bo").status == 404
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.RUNNING)
+    assert "started already" in str(refusal(services.start_now, made.pk, "ana"))
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    for call, args in (
+        (services.pause, ("bo",)),
+        (services.come_back, ("bo",)),
+        (services.add_computer, ("ana", "beginner")),
+    ):
+        assert str(refusal(call, made.pk, *args)) == "This tournament is over."
