@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import secrets
 
+from games import advice
 from games import services as games
 from games.models import Game
 from lobby import notify
 from tournaments.models import Entry, Tournament, TournamentGame
 
 DEFAULT_COMPUTER = "club"  # the computer's strength where the maker chose none
+# Where the strategy table a strength needs is not loaded (missing or damaged), the computer plays
+# as the beginner, who needs none, rather than hold the whole tournament up (shown as it plays).
+FALLBACK_COMPUTER = "beginner"
+
+
+def playable(strength: str) -> str:
+    """The strength the computer plays at now: the one asked, or ``FALLBACK_COMPUTER``."""
+    return strength if advice.bot_can_play(strength) else FALLBACK_COMPUTER
 
 
 def start(
@@ -30,7 +39,7 @@ def start(
     if len(people) == 2 and secrets.randbelow(2):  # who plays first: a coin's toss
         people.reverse()
     if not people:  # two computers (a Swiss may pair them): the game plays itself out at once
-        bots = {0: computers[0].bot, 1: computers[1].bot}
+        bots = {0: playable(computers[0].bot), 1: playable(computers[1].bot)}
         game = games.start_game("", ["", ""], mode=Game.Mode.COMPUTER, bots=bots)
     else:
         strength = computers[0].bot if computers else ""
@@ -40,7 +49,7 @@ def start(
             [entry.player for entry in people],
             ranked=tournament.rated and len(people) == 2,
             turn_seconds=tournament.turn_seconds,
-            computer=strength,
+            computer=playable(strength) if strength else "",
         )
     seated = people + computers
     for position, entry in enumerate(seated):
@@ -68,7 +77,12 @@ def start_solo(tournament: Tournament, entry: Entry, seed: str, reveal_after) ->
     to it. The computer's plays itself out as it is made."""
     if entry.bot:
         game = games.start_game(
-            "", [""], mode=Game.Mode.SOLO, bots={0: entry.bot}, seed=seed, reveal_after=reveal_after
+            "",
+            [""],
+            mode=Game.Mode.SOLO,
+            bots={0: playable(entry.bot)},
+            seed=seed,
+            reveal_after=reveal_after,
         )
     else:
         game = games.start_game(

@@ -498,3 +498,14 @@ def test_paired_players_pages_go_to_their_new_game(django_capture_on_commit_call
         assert len(sent) == 4
     finally:
         group_message.disconnect(heard)
+
+
+def test_without_the_strategy_table_the_computer_plays_as_the_beginner(monkeypatch):
+    from games import advice
+
+    monkeypatch.setattr(advice, "is_ready", lambda rules: False)
+    made = make(["ana"], format="swiss", rounds=1, computer="optimal")
+    services.add_computer(made.pk, "ana", "club")
+    services.start_now(made.pk, "ana")  # Ana and the computer entered: not held up
+    game = under_way(Tournament.objects.get(pk=made.pk))[0]
+    assert [seat.bot for seat in game.ordered_seats()] == ["", "beginner"]
