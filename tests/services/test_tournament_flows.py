@@ -509,3 +509,23 @@ def test_without_the_strategy_table_the_computer_plays_as_the_beginner(monkeypat
     services.start_now(made.pk, "ana")  # Ana and the computer entered: not held up
     game = under_way(Tournament.objects.get(pk=made.pk))[0]
     assert [seat.bot for seat in game.ordered_seats()] == ["", "beginner"]
+
+
+def test_a_tournament_being_read_is_due_only_when_something_may_happen():
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30)
+    assert not clock.due(made)  # upcoming, its time not come
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    assert not clock.due(made)  # two playing, one waiting alone, and no computer to fill in
+    Tournament.objects.filter(pk=made.pk).update(computer="beginner")
+    made.refresh_from_db()
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    assert clock.due(made)  # alone long enough for the computer
+    swiss = make(["di", "ed"], format="swiss", rounds=2)
+    services.start_now(swiss.pk, "di")
+    swiss.refresh_from_db()
+    assert not clock.due(swiss)  # its round is under way
+    play_round(swiss)
+    assert not clock.due(swiss)  # the next one is
