@@ -17,6 +17,11 @@ checks that, and that all diamonds held or in play add up to all diamonds ever g
 - At the game's end, in the transaction of its final action, the winner takes the pot; a tie
   splits it; a seat that left for good loses (the other wins). The pot of a game is what its
   stakes took out less what it paid back: 0 for every finished game.
+- A pot that is not a game's is named (``DiamondEntry.pot``; a tournament's is
+  "tournament:<id>", the lobby imports no tournament): entry fees go in (``ENTRY``), a fee comes
+  back at most once (``REFUND``, its ``refund_of`` unique), and the podium is paid once
+  (``PRIZE``, one a player and pot). Until it is paid out, a named pot's diamonds are in play:
+  the audit counts them so, and a player's fees in it count as theirs for the top-up.
 """
 
 from __future__ import annotations
@@ -44,10 +49,20 @@ class NotEnough(ActionRefused):
     status = 409
 
 
-def move(player: Player, amount: int, reason: str, game: Game | None = None) -> DiamondEntry:
+def move(
+    player: Player,
+    amount: int,
+    reason: str,
+    game: Game | None = None,
+    *,
+    pot: str = "",
+    refund_of: DiamondEntry | None = None,
+) -> DiamondEntry:
     """Add ``amount`` (negative: take it) to the player's diamonds, with its ledger row.
 
     Called inside the transaction of what caused it; refuses to leave a balance below zero.
+    ``pot`` names a pot that is not a game's (a tournament's, "tournament:<id>"); ``refund_of``
+    the fee a refund gives back (once: the column is unique).
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("diamonds move inside the transaction of what moves them")
@@ -64,8 +79,26 @@ def move(player: Player, amount: int, reason: str, game: Game | None = None) -> 
     Player.objects.filter(pk=player.pk).update(diamonds=after)
     player.diamonds = after
     return DiamondEntry.objects.create(
-        player=player, amount=amount, reason=reason, game=game, balance_after=after
+        player=player,
+        amount=amount,
+        reason=reason,
+        game=game,
+        balance_after=after,
+        pot=pot,
+        refund_of=refund_of,
     )
+
+
+def named_pot(pot: str) -> int:
+    """The diamonds a named pot (a tournament's) holds: the fees it took, less what it paid."""
+    moved = DiamondEntry.objects.filter(pot=pot).aggregate(total=Sum("amount"))["total"]
+    return -(moved or 0)
+
+
+def refund(fee: DiamondEntry) -> DiamondEntry:
+    """Give a fee back to whoever paid it (in the caller's transaction; a second refund of the
+    same fee breaks the unique ``refund_of`` and rolls back)."""
+    return move(fee.player, -fee.amount, Reason.REFUND, pot=fee.pot, refund_of=fee)
 
 
 def welcome(player: Player) -> None:
@@ -92,13 +125,24 @@ def balance(player: Player) -> int:
 
 
 def in_play(player: Player) -> int:
-    """The player's diamonds in the pots of games not finished: staked, not yet won or lost."""
+    """The player's diamonds in the pots of games not finished (staked, not yet won or lost) and
+    in named pots still holding diamonds (a tournament's fee, not yet given back or paid out)."""
     moved = (
         DiamondEntry.objects.filter(player=player, game__isnull=False)
         .exclude(game__status=Game.Status.FINISHED)
         .aggregate(total=Sum("amount"))["total"]
     )
-    return -(moved or 0)
+    holding = (
+        DiamondEntry.objects.exclude(pot="")
+        .values("pot")
+        .annotate(total=Sum("amount"))
+        .filter(total__lt=0)
+        .values("pot")
+    )
+    fees = DiamondEntry.objects.filter(
+        player=player, reason=Reason.ENTRY, refund__isnull=True, pot__in=holding
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(moved or 0) - (fees or 0)
 
 
 def _topped_up_today(player: Player) -> bool:
@@ -209,6 +253,16 @@ def audit() -> Audit:
                 report.problems.append(f"game {game}: paid out {total} more than it took")
             if status != Game.Status.FINISHED:
                 report.in_play -= total
+        named = (
+            DiamondEntry.objects.exclude(pot="")
+            .values_list("pot")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        )
+        for name, total in named:  # a tournament's fees are in play until its prizes are paid
+            if total > 0:
+                report.problems.append(f"{name}: paid out {total} more than it took")
+            report.in_play -= total
         report.granted = (
             DiamondEntry.objects.filter(reason__in=[Reason.GRANT, Reason.TOP_UP]).aggregate(
                 total=Sum("amount")
