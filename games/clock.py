@@ -31,11 +31,13 @@ TIMEOUTS_TO_LEAVE = 3
 COMPETITIVE_TURN_SECONDS = 60
 
 
-def deadline_from(game: Game, started: datetime) -> datetime | None:
-    """When a turn of this game started at ``started`` runs out (None: no timer)."""
+def deadline_from(game: Game, started: datetime, seat=None) -> datetime | None:
+    """When a turn of this game started at ``started`` runs out (None: no timer); a berserk
+    ``seat`` (a tournament's, ``games.berserk``) has half the time."""
     if not game.turn_seconds:
         return None
-    return started + turn_length(game.turn_seconds)
+    length = turn_length(game.turn_seconds)
+    return started + (length / 2 if seat is not None and seat.berserk else length)
 
 
 def turn_length(turn_seconds: int) -> timedelta:
@@ -67,13 +69,14 @@ def first_turn(turn_seconds: int | None) -> dict:
     return {"turn_started_at": now, "turn_deadline": now + turn_length(turn_seconds)}
 
 
-def start_turn(game: Game, *, finished: bool) -> None:
-    """A new turn is in play (or none, ``finished``): its clock starts now (timed games)."""
+def start_turn(game: Game, *, finished: bool, seat=None) -> None:
+    """A new turn is in play (or none, ``finished``): its clock starts now (timed games);
+    ``seat``: the seat whose turn it is (a berserk one has half the time)."""
     if not game.turn_seconds:
         return
     now = timezone.now()
     game.turn_started_at = None if finished else now
-    game.turn_deadline = None if finished else deadline_from(game, now)
+    game.turn_deadline = None if finished else deadline_from(game, now, seat)
 
 
 def count_timeout(seat, *, timed_out: bool) -> bool:

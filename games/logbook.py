@@ -93,7 +93,8 @@ class Log:
         cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
         finishing = self.state.finished and self.game.status != Game.Status.FINISHED
         if self.state.finished or self._turn() != self.turn_of:
-            clock.start_turn(self.game, finished=self.state.finished)
+            seat = self.seats[self.state.current]
+            clock.start_turn(self.game, finished=self.state.finished, seat=seat)
         self.game.store(self.state)
         update_columns(self.game, SNAPSHOT_FIELDS)
         for seat, card in zip(self.seats, cards, strict=True):

@@ -293,6 +293,8 @@ class Seat(models.Model):
     timeouts = models.PositiveSmallIntegerField(default=0)  # turns timed out in a row
     # The text this seat mixed into the game's dice before the first roll (``Game.player_seed``).
     seed_text = models.CharField(max_length=64, blank=True)
+    # A tournament's berserk seat: no hints or odds, half the turn timer (``games.clock``).
+    berserk = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -38,19 +38,23 @@ def start_game(
     rules: RuleSet = YAHTZEE,
     seed: str | None = None,
     reveal_after: datetime | None = None,
+    turn_seconds: int | None = None,
 ) -> Game:
     """Create a game whose seats, in order, have these names; ``bots`` maps seats to strengths.
 
     Every human seat belongs to this browser (solo, against the computer, pass-the-phone).
-    ``seed`` and ``reveal_after``: the daily challenge's seed, everyone's that day, shown once the
-    day is over (a new secret seed by default, shown when the game is over).
+    ``seed`` and ``reveal_after``: the daily challenge's (or a duplicate tournament round's)
+    seed, everyone's, shown once the day (the round) is over (a new secret seed by default,
+    shown when the game is over). ``turn_seconds``: a turn timer (a tournament's).
     """
     bots = bots or {}
     seats = [
         {"name": name[:24], "visitor": "" if i in bots else visitor, "bot": bots.get(i, "")}
         for i, name in enumerate(players)
     ]
-    return _create_game(mode, seats, rules, seed, reveal_after=reveal_after)
+    return _create_game(
+        mode, seats, rules, seed, reveal_after=reveal_after, turn_seconds=turn_seconds
+    )
 
 
 def start_online_game(
@@ -60,6 +64,7 @@ def start_online_game(
     stake: int = 0,
     turn_seconds: int | None = None,
     pace: str = Game.Pace.LIVE,
+    computer: str = "",
 ) -> Game:
     """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
 
@@ -67,8 +72,12 @@ def start_online_game(
     ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
     ``turn_seconds``: the turn timer (``games.clock``), off by default but always on in a ranked
     or diamond match; ``pace``: "own" for a turn-based game (a day a turn, nobody away).
+    ``computer``: a strength of ``engine.strategy.bots``; the computer sits last (a tournament's
+    game against the computer: watched as any online game is, the coach off).
     """
     seats = [{"name": p.name, "visitor": p.visitor} for p in players]
+    if computer:
+        seats.append({"name": "", "visitor": "", "bot": computer})
     turn_seconds = clock.timer_of(pace, turn_seconds, competitive=ranked or bool(stake))
     options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
     return _create_game(Game.Mode.ONLINE, seats, YAHTZEE, **options)
@@ -159,6 +168,8 @@ def leave_out(game_id: str, visitor: str | None, absent: int, *, end: bool = Fal
             raise IllegalMove(_("There is no such player to leave out."))
         if game.pace == Game.Pace.OWN:  # nobody is away: the game waits for each turn
             raise StaleAction(_("At your own pace nobody is left out: the game waits."))
+        if seats[absent].bot:  # the computer is never away
+            raise IllegalMove(_("There is no such player to leave out."))
         deadline = away_deadline(game, seats[absent])
         if deadline is None or deadline > timezone.now():
             raise StaleAction(_("That player is still in the game, or may come back: wait."))

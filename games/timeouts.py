@@ -8,6 +8,7 @@ the turn is played once. Nothing is kept in memory: the deadline is the database
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +18,10 @@ from games.models import Game
 from games.services import Roll, play_timed_out_turn
 
 logger = logging.getLogger(__name__)
+
+# What else each socket server's sweep runs after the overdue turns (``games.live.turns``): the
+# apps above fill it in their ``AppConfig.ready`` (tournaments move on: ``tournaments.clock``).
+SWEPT_WITH: list[Callable[[], object]] = []
 
 
 def enforce(game_id: str, roll: Roll | None = None) -> bool:

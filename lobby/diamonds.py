@@ -44,10 +44,20 @@ class NotEnough(ActionRefused):
     status = 409
 
 
-def move(player: Player, amount: int, reason: str, game: Game | None = None) -> DiamondEntry:
+def move(
+    player: Player,
+    amount: int,
+    reason: str,
+    game: Game | None = None,
+    *,
+    pot: str = "",
+    refund_of: DiamondEntry | None = None,
+) -> DiamondEntry:
     """Add ``amount`` (negative: take it) to the player's diamonds, with its ledger row.
 
     Called inside the transaction of what caused it; refuses to leave a balance below zero.
+    ``pot`` names a pot that is not a game's (a tournament's, "tournament:<id>"); ``refund_of``
+    the fee a refund gives back (once: the column is unique).
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("diamonds move inside the transaction of what moves them")
@@ -64,8 +74,26 @@ def move(player: Player, amount: int, reason: str, game: Game | None = None) -> 
     Player.objects.filter(pk=player.pk).update(diamonds=after)
     player.diamonds = after
     return DiamondEntry.objects.create(
-        player=player, amount=amount, reason=reason, game=game, balance_after=after
+        player=player,
+        amount=amount,
+        reason=reason,
+        game=game,
+        balance_after=after,
+        pot=pot,
+        refund_of=refund_of,
     )
+
+
+def named_pot(pot: str) -> int:
+    """The diamonds a named pot (a tournament's) holds: the fees it took, less what it paid."""
+    moved = DiamondEntry.objects.filter(pot=pot).aggregate(total=Sum("amount"))["total"]
+    return -(moved or 0)
+
+
+def refund(fee: DiamondEntry) -> DiamondEntry:
+    """Give a fee back to whoever paid it (in the caller's transaction; a second refund of the
+    same fee breaks the unique ``refund_of`` and rolls back)."""
+    return move(fee.player, -fee.amount, Reason.REFUND, pot=fee.pot, refund_of=fee)
 
 
 def welcome(player: Player) -> None:
@@ -209,6 +237,16 @@ def audit() -> Audit:
                 report.problems.append(f"game {game}: paid out {total} more than it took")
             if status != Game.Status.FINISHED:
                 report.in_play -= total
+        named = (
+            DiamondEntry.objects.exclude(pot="")
+            .values_list("pot")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        )
+        for name, total in named:  # a tournament's fees are in play until its prizes are paid
+            if total > 0:
+                report.problems.append(f"{name}: paid out {total} more than it took")
+            report.in_play -= total
         report.granted = (
             DiamondEntry.objects.filter(reason__in=[Reason.GRANT, Reason.TOP_UP]).aggregate(
                 total=Sum("amount")

@@ -165,6 +165,9 @@ class DiamondEntry(AppendOnlyModel):
         STAKE = "stake", "Stake"
         WINNINGS = "winnings", "Winnings"
         SHARE = "share", "Share of a tied pot"
+        ENTRY = "entry", "Tournament entry fee"
+        PRIZE = "prize", "Tournament prize"
+        REFUND = "refund", "Entry fee refunded"
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="diamond_entries")
     amount = models.IntegerField()  # in (+) or out (-) of the player's account
@@ -174,6 +177,13 @@ class DiamondEntry(AppendOnlyModel):
     )
     balance_after = models.IntegerField()
     created_at = models.DateTimeField(default=timezone.now)
+    # A pot that is not a game's: "tournament:<id>" holds a tournament's entry fees until its
+    # prizes are paid (the apps above name their pots; the lobby imports none of them).
+    pot = models.CharField(max_length=40, blank=True, db_index=True)
+    # The fee a refund gives back: one refund a fee, at most (unique).
+    refund_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="refund"
+    )
 
     objects = AppendOnlyQuerySet.as_manager()
 
@@ -187,6 +197,12 @@ class DiamondEntry(AppendOnlyModel):
             ),
             models.UniqueConstraint(
                 fields=["player"], condition=models.Q(reason="grant"), name="one_welcome_grant"
+            ),
+            # A pot (a tournament's) pays each player one prize.
+            models.UniqueConstraint(
+                fields=["player", "pot"],
+                condition=models.Q(reason="prize"),
+                name="one_prize_per_pot",
             ),
         ]
         ordering = ["-created_at", "-id"]

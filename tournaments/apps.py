@@ -6,17 +6,14 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        """Redraw a tournament's open pages as it changes; show a tournament game's tournament
-        above its game, and the tournaments a profile played on its page (``core.panels``)."""
-        from core import panels
-        from tournaments import events, live, presenters
+        """Record a tournament game's result in the transaction of the action that finishes it;
+        move tournaments on in every socket server's sweep. Redraw a tournament's open pages as
+        it changes, and show a tournament game's tournament above its game and the tournaments a
+        profile played on its page (``core.panels``: ``tournaments.pages.offer_panels``)."""
+        from games import events, timeouts
+        from tournaments import clock, pages
 
-        events.tournament_changed.connect(
-            live.on_tournament_changed, dispatch_uid="tournaments.live.redraw"
-        )
-        game = panels.Panel("tournament", "tournaments/panels.html#game", presenters.on_game_page)
-        panels.offer(panels.GAME_HEADER, game)
-        played = panels.Panel(
-            "tournaments", "tournaments/panels.html#profile", presenters.on_profile_page
-        )
-        panels.offer(panels.PROFILE_PAGE, played)
+        events.game_finishing.connect(clock.record, dispatch_uid="tournaments.clock.record")
+        if clock.sweep not in timeouts.SWEPT_WITH:
+            timeouts.SWEPT_WITH.append(clock.sweep)
+        pages.connect()

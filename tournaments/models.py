@@ -35,6 +35,8 @@ class Tournament(models.Model):
         UPCOMING = "upcoming", "Upcoming"
         RUNNING = "running", "Under way"
         FINISHED = "finished", "Finished"
+        # Nobody to play against at its start (a tournament of one): fees refunded.
+        CANCELLED = "cancelled", "Cancelled"
 
     id = models.CharField(
         primary_key=True, max_length=12, default=new_tournament_id, editable=False
@@ -60,6 +62,7 @@ class Tournament(models.Model):
     entry_fee = models.PositiveIntegerField(default=0)  # diamonds; the pot goes to the podium
     berserk = models.BooleanField(default=False)  # an arena's players may go berserk
     computer = models.CharField(max_length=16, blank=True)  # a bot's id fills seats; "": none
+    capacity = models.PositiveSmallIntegerField(default=64)  # entries at most
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -78,12 +81,18 @@ class Entry(models.Model):
         LEFT = "left", "Left"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    # None for the computer entered by the maker (``bot`` its strength): marked, never rated,
+    # never a prize.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    bot = models.CharField(max_length=16, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
     joined_at = models.DateTimeField(auto_now_add=True)
     # An arena's player waiting to be paired since then; None while playing, paused or gone.
     waiting_since = models.DateTimeField(null=True, blank=True)
     points = models.IntegerField(default=0)  # the standing's points, kept as games end
+    fee = models.PositiveIntegerField(default=0)  # the entry fee it paid (refunded if it leaves)
 
     class Meta:
         constraints = [
@@ -119,6 +128,7 @@ class TournamentGame(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="games")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tournament_games")
+    seat = models.PositiveSmallIntegerField(default=0)  # the entry's seat in the game
     round = models.PositiveSmallIntegerField(null=True, blank=True)  # None in an arena
     opponent = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+"

@@ -31,10 +31,11 @@ def keep_sweeping() -> None:
 
 
 async def _sweep_forever() -> None:
-    sweep = database_sync_to_async(timeouts.sweep)
+    sweeps = [timeouts.sweep, *timeouts.SWEPT_WITH]  # the apps above add theirs (tournaments)
     while True:
         await asyncio.sleep(settings.TURN_SWEEP_SECONDS)
-        try:
-            await sweep()
-        except Exception:  # the database was away: the deadlines are stored, try again later
-            logger.exception("The sweep of overdue turns failed")
+        for sweep in sweeps:
+            try:
+                await database_sync_to_async(sweep)()
+            except Exception:  # the database was away: what is due is stored, try again later
+                logger.exception("The sweep %s failed", getattr(sweep, "__qualname__", sweep))

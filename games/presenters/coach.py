@@ -62,6 +62,10 @@ def odds_lines(state) -> list[dict]:
 
 def coach_allowed(game: Game) -> bool:
     """Hints and odds help in practice games; online games against people go without, and so
-    does an attempt at the daily challenge (its boards compare players: ``reveal_after`` is set
-    only on those)."""
-    return game.mode != Game.Mode.ONLINE and game.reveal_after is None
+    do an attempt at the daily challenge and a duplicate tournament's round (their boards
+    compare players: ``reveal_after`` is set only on those), and a berserk seat's game."""
+    return (
+        game.mode != Game.Mode.ONLINE
+        and game.reveal_after is None
+        and not any(seat.berserk for seat in game.ordered_seats())
+    )

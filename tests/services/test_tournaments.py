@@ -1,0 +1,167 @@
+"""Tournaments: making, joining and leaving, each refusal with its reason; fees in the ledger."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from core.refusals import ActionRefused
+from games.names import look_alike_key
+from groups.models import Group, Membership
+from lobby import diamonds
+from lobby.models import DiamondEntry, Player
+from tournaments import services
+from tournaments.models import Entry, Tournament
+from tournaments.services import TournamentOptions
+from tournaments.standings import standings
+
+pytestmark = pytest.mark.django_db
+
+
+def profile(visitor: str, name: str, grant: bool = True) -> Player:
+    player = Player.objects.create(visitor=visitor, name=name, name_key=look_alike_key(name))
+    if grant:
+        diamonds.welcome(player)
+    return player
+
+
+def arena(**options) -> TournamentOptions:
+    return TournamentOptions(**({"name": "Friday", "format": "arena", "minutes": 30} | options))
+
+
+def audit_ok() -> diamonds.Audit:
+    report = diamonds.audit()
+    assert report.problems == []
+    return report
+
+
+def refusal(call, *args) -> ActionRefused:
+    with pytest.raises(ActionRefused) as refused:
+        call(*args)
+    return refused.value
+
+
+@pytest.mark.parametrize(
+    ("options", "status", "words"),
+    [
+        ({"starts_at": timezone.now() - timedelta(hours=1)}, 400, "in the past"),
+        ({"minutes": 5}, 400, "An arena lasts 10 to 240 minutes."),
+        ({"minutes": None}, 400, "An arena lasts"),
+        ({"format": "swiss", "rounds": 0}, 400, "Choose 1 to 15 rounds."),
+        ({"format": "duplicate", "rounds": 16}, 400, "Choose 1 to 15 rounds."),
+        ({"turn_seconds": 45}, 400, "30, 60 or 120 seconds"),
+        ({"entry_fee": -5}, 400, "whole number of diamonds"),
+        ({"entry_fee": 2.5}, 400, "whole number of diamonds"),
+        ({"entry_fee": True}, 400, "whole number of diamonds"),
+        ({"group_id": "nope"}, 403, "only for a group you are in"),
+        ({"name": "  "}, 400, "Give the tournament a name"),
+        ({"format": "knockout"}, 400, "Choose arena, Swiss or duplicate."),
+        ({"capacity": 1}, 400, "takes 2 to 200 players"),
+        ({"computer": "grandmaster"}, 400, "strengths offered"),
+        ({"format": "swiss", "rounds": 3, "best_of": 2}, 400, "best of one or of three"),
+    ],
+)
+def test_making_a_tournament_refuses_bad_options_with_a_reason(options, status, words):
+    profile("ana", "Ana")
+    refused = refusal(services.create, "ana", arena(**options))
+    assert refused.status == status
+    assert words in str(refused)
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_is_made_by_a_profile_and_starts_after_a_short_wait():
+    profile("ana", "Ana")
+    made = services.create("ana", arena(name="  Friday   night "))
+    assert made.name == "Friday night" and made.status == Tournament.Status.UPCOMING
+    assert timezone.now() < made.starts_at <= timezone.now() + services.JOIN_WINDOW
+    assert refusal(services.create, "nobody", arena()).status == 403
+
+
+def test_a_groups_tournament_takes_its_members_only():
+    ana, bo = profile("ana", "Ana"), profile("bo", "Bo")
+    profile("cy", "Cy")
+    group = Group.objects.create(name="Club", owner=ana)
+    Membership.objects.create(group=group, player=ana)
+    Membership.objects.create(group=group, player=bo)
+    made = services.create("ana", arena(group_id=group.pk))
+    assert services.join(made.pk, "bo").status == Entry.Status.ACTIVE
+    refused = refusal(services.join, made.pk, "cy")
+    assert refused.status == 403 and "group's members only" in str(refused)
+
+
+def test_joining_twice_a_full_or_finished_tournament_is_refused():
+    for visitor, name in (("ana", "Ana"), ("bo", "Bo"), ("cy", "Cy")):
+        profile(visitor, name)
+    made = services.create("ana", arena(capacity=2))
+    services.join(made.pk, "ana")
+    assert "already" in str(refusal(services.join, made.pk, "ana"))
+    services.join(made.pk, "bo")
+    full = refusal(services.join, made.pk, "cy")
+    assert full.status == 409 and str(full) == "This tournament is full."
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    Entry.objects.filter(player__visitor="bo").update(status=Entry.Status.LEFT)
+    assert str(refusal(services.join, made.pk, "cy")) == "This tournament is over."
+    assert refusal(services.join, "no-such", "cy").status == 404
+
+
+def test_a_swiss_takes_nobody_new_once_half_its_rounds_have_started():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(format="swiss", minutes=None, rounds=4))
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.RUNNING, round=2)
+    assert services.join(made.pk, "ana")  # the second of four: still open
+    Tournament.objects.filter(pk=made.pk).update(round=3)
+    assert "Half the rounds" in str(refusal(services.join, made.pk, "bo"))
+
+
+def test_the_entry_fee_goes_into_the_pot_and_back_when_leaving_before_the_start():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=120))
+    services.join(made.pk, "bo")
+    assert Player.objects.get(visitor="bo").diamonds == 380
+    assert diamonds.named_pot(services.pot_name(made)) == 120
+    assert audit_ok().in_play == 120
+    services.leave(made.pk, "bo")
+    assert Player.objects.get(visitor="bo").diamonds == 500
+    assert diamonds.named_pot(services.pot_name(made)) == 0
+    assert "not in this tournament" in str(refusal(services.leave, made.pk, "bo"))
+    services.join(made.pk, "bo")  # joining again pays again, and leaving gives it back again
+    services.leave(made.pk, "bo")
+    reasons = list(
+        DiamondEntry.objects.filter(player__visitor="bo")
+        .order_by("id")
+        .values_list("reason", "amount")
+    )
+    assert reasons == [
+        ("grant", 500),
+        ("entry", -120),
+        ("refund", 120),
+        ("entry", -120),
+        ("refund", 120),
+    ]
+    assert audit_ok().in_play == 0
+
+
+def test_an_entry_fee_above_the_balance_is_refused_and_nothing_moves():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=600))
+    refused = refusal(services.join, made.pk, "bo")
+    assert refused.status == 409
+    assert str(refused) == "You have 500 diamonds: not enough for the entry fee of 600."
+    assert not Entry.objects.exists() and Player.objects.get(visitor="bo").diamonds == 500
+
+
+def test_standings_list_every_entry_with_the_computer_marked():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena())
+    services.join(made.pk, "bo")
+    services.join(made.pk, "ana")
+    services.add_computer(made.pk, "ana", "beginner")
+    assert refusal(services.add_computer, made.pk, "bo", "beginner").status == 403
+    rows = standings(made)
+    assert [(row.rank, row.name, row.points, row.computer) for row in rows] == [
+        (1, "Bo", 0.0, False),
+        (1, "Ana", 0.0, False),
+        (1, "Computer (beginner)", 0.0, True),
+    ]
