@@ -23,26 +23,31 @@ from tournaments.models import Tournament
 OWN_PARTS = ("controls", "you")
 
 
+def _render_own(tournament: Tournament, visitor: str | None, page: dict) -> str:
+    context = presenters.viewer_context(tournament, visitor) | {"oob": True} | fresh(page)
+    return "".join(
+        render_to_string(f"tournaments/tournament.html#{part}", context) for part in OWN_PARTS
+    )
+
+
 def render_own(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str] | None:
     """The page's own parts, as out-of-band swaps, and the tournament's status (None: gone)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
     with translation.override(page["language"]):
-        context = presenters.viewer_context(tournament, visitor) | {"oob": True} | fresh(page)
-        html = "".join(
-            render_to_string(f"tournaments/tournament.html#{part}", context) for part in OWN_PARTS
-        )
-    return html, tournament.status
+        return _render_own(tournament, visitor, page), tournament.status
 
 
 def render_catch_up(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str] | None:
-    """Everything a page that just (re)connected may have missed: all its live parts."""
-    message = live.changed_message(tournament_id)
-    own = render_own(tournament_id, visitor, page)
-    if message is None or own is None:
+    """Everything a page that just (re)connected may have missed: all its live parts, in its
+    language, and the tournament's status."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
         return None
-    return TournamentChanged.read(message).views[page["language"]] + own[0], own[1]
+    shared = live.render_shared(presenters.shared_context(tournament), page["language"])
+    with translation.override(page["language"]):
+        return shared + _render_own(tournament, visitor, page), tournament.status
 
 
 def render_your_game(url: str, language: str) -> str:

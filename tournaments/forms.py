@@ -25,7 +25,11 @@ OFFSETS = (-14 * 60, 12 * 60)
 class TournamentForm(forms.Form):
     """A new tournament: its name, format, who may join, when, how long, and its options."""
 
-    name = forms.CharField(label=_("Name"), max_length=MAX_NAME_LENGTH)
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=MAX_NAME_LENGTH,
+        error_messages={"required": _("Give the tournament a name.")},
+    )
     format = forms.ChoiceField(
         label=_("Format"),
         choices=[
@@ -95,10 +99,7 @@ class TournamentForm(forms.Form):
         self.fields["group"].choices = [("", _("Anyone with the link")), *groups]
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise ValidationError(_("Give the tournament a name."), code="empty")
-        return name
+        return " ".join(self.cleaned_data["name"].split())
 
     def clean(self) -> dict:
         data = super().clean()

@@ -157,6 +157,14 @@ def _games_under_way(tournament: Tournament, names: dict[int, object]) -> list[d
     return [{"id": game_id, "players": players} for game_id, players in by_game.items()]
 
 
+def _opponent(row: TournamentGame, names: dict[int, object]):
+    """Whom a tournament game was played against: an entry's name, the computer, or None (a
+    duplicate round's solo game)."""
+    if row.opponent_id:
+        return names.get(row.opponent_id)
+    return COMPUTER if row.against_computer else None
+
+
 def _results(tournament: Tournament, table: list[dict], names: dict[int, object]) -> list[dict]:
     """At the end: each player's games (against whom, result, score, points lost) and their
     accuracy over them (the mean of their games' summaries, where valued)."""
@@ -172,9 +180,7 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
             {
                 "game_id": row.game_id,
                 "round": row.round,
-                "opponent": names.get(row.opponent_id) if row.opponent_id else (
-                    COMPUTER if row.against_computer else None
-                ),
+                "opponent": _opponent(row, names),
                 "result": row.result,
                 "score": row.score,
                 "points_lost": _number(row.points_lost),
@@ -190,7 +196,8 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
     results = []
     for standing in table:
         played = games.get(standing["entry_id"], [])
-        valued = [accuracy[(g["game_id"], g["visitor"])] for g in played if (g["game_id"], g["visitor"]) in accuracy]
+        keys = [(game["game_id"], game["visitor"]) for game in played]
+        valued = [accuracy[key] for key in keys if key in accuracy]
         results.append(
             standing
             | {
@@ -266,6 +273,7 @@ def viewer_context(tournament: Tournament, visitor: str | None) -> dict:
     over = services.is_over(tournament)
     is_maker = me is not None and tournament.maker_id == me.pk
     return {
+        "tournament": tournament,
         "me": me,
         "entry": entry,
         "my_entry_id": entry.pk if entry else "",

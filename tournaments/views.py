@@ -20,7 +20,7 @@ from core.answers import Refusal, answers_refusals, form_navigation, refusal_for
 from core.errors import error_page
 from core.identity import rotate_session_key, visitor_id
 from lobby import services as lobby
-from tournaments import presenters, services
+from tournaments import clock, presenters, services
 from tournaments.forms import TournamentForm
 
 # The parts of the tournament's page an htmx answer carries (templates/tournaments/tournament.html).
@@ -69,6 +69,9 @@ def _place(tournament_id: str) -> str:
 @require_safe
 def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
     """A tournament's page: countdown, standings, games, your buttons; the podium at the end."""
+    tournament = presenters.read(tournament_id)
+    if tournament is not None:
+        clock.advance_if_due(tournament)  # its start, a pairing... when nothing else did it
     error = refusal_for(request, _place(tournament_id)) or ""
     return _page(request, tournament_id, error)
 
@@ -89,7 +92,9 @@ def _page(
     context |= {"error": error, "link": link, "live": True}
     if request.htmx:
         html = "".join(
-            render_to_string(f"tournaments/tournament.html#{part}", context | {"oob": True}, request)
+            render_to_string(
+                f"tournaments/tournament.html#{part}", context | {"oob": True}, request
+            )
             for part in LIVE_PARTS
         )
         return HttpResponse(html, status=status)
@@ -170,4 +175,3 @@ def start(request: HttpRequest, tournament_id: str) -> HttpResponse:
     """The maker starts it now."""
     services.start_now(tournament_id, visitor_id(request))
     return _back(request, tournament_id)
-
