@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 

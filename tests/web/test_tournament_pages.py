@@ -57,7 +57,12 @@ def test_the_form_makes_a_tournament_and_shows_its_page():
     answer = ana.post("/tournaments/new/", form(listed="on", berserk="on", rated="on"))
     made = Tournament.objects.get()
     assert answer.status_code == 302 and answer["Location"] == page_of(made)
-    assert (made.name, made.format, made.minutes, made.turn_seconds) == ("Friday night", "arena", 30, 60)
+    assert (made.name, made.format, made.minutes, made.turn_seconds) == (
+        "Friday night",
+        "arena",
+        30,
+        60,
+    )
     assert made.listed and made.berserk and made.rated and made.maker.visitor == "ana"
     page = ana.get(page_of(made)).text
     assert "Friday night" in page and "Starts in" in page and 'data-deadline="' in page
@@ -164,7 +169,7 @@ def test_joining_then_joining_again_is_refused_on_each_path_in_both_languages():
     assert "You are in this tournament already." in refusal_text(bo, again, 409)
     again = bo.post(f"{page_of(tournament)}join/", headers=HTMX)
     assert again.status_code == 409 and "You are in this tournament already." in again.text
-    assert 'hx-swap-oob' in again.text
+    assert "hx-swap-oob" in again.text
     again = bo.post(f"{page_of(tournament)}join/", headers=HTMX, **ES)
     assert again.status_code == 409 and "Ya estás en este torneo." in again.text
     assert Entry.objects.filter(tournament=tournament).count() == 1
@@ -266,7 +271,9 @@ def test_standings_games_under_way_and_the_game_pages_panel_with_berserk():
     assert answer.status_code == 302 and answer["Location"] == f"/game/{row.game_id}/"
     assert Seat.objects.get(game_id=row.game_id, visitor="bo").berserk
     game_page = bo.get(f"/game/{row.game_id}/").text
-    assert ">Berserk<" not in game_page.split("</form>")[0] or "<strong>Berserk</strong>" in game_page
+    assert (
+        ">Berserk<" not in game_page.split("</form>")[0] or "<strong>Berserk</strong>" in game_page
+    )
     again = bo.post(f"{page_of(tournament)}berserk/", headers=HTMX)
     assert again.status_code == 409 and "You have gone berserk already." in again.text
 
@@ -295,7 +302,9 @@ def test_the_end_shows_a_podium_and_each_players_games():
     from games import services as games
 
     games.resign(row.game_id, "bo", seat.position)
-    Tournament.objects.filter(pk=tournament.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1)
+    )
     clock.advance(tournament.pk)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
