@@ -193,10 +193,13 @@ class TournamentChanged(GroupMessage):
 
     ``drawn`` orders the redraws (the time the standings were read): a page drops one older than
     what it shows, as two processes' redraws may arrive out of order. ``status`` is the
-    tournament's status then: a page whose own controls were drawn for another one redraws them.
+    tournament's status then, and ``players`` each player's state (by visitor: their game, paused,
+    left): a page whose own parts were drawn for another status or state of its player redraws
+    them, and only that page.
     """
 
     type: ClassVar[str] = "tournament.changed"
     status: str = ""
     drawn: float = 0.0
     views: dict[str, str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)

@@ -39,15 +39,17 @@ def render_own(tournament_id: str, visitor: str | None, page: dict) -> tuple[str
         return _render_own(tournament, visitor, page), tournament.status
 
 
-def render_catch_up(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str] | None:
+def render_catch_up(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str, str]:
     """Everything a page that just (re)connected may have missed: all its live parts, in its
-    language, and the tournament's status."""
+    language; and the status and the player's state its own parts show ("": gone)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        return None
-    shared = live.render_shared(presenters.shared_context(tournament), page["language"])
+        return "", "", ""
+    context = presenters.shared_context(tournament)
+    shared = live.render_shared(context, page["language"])
+    state = context["player_states"].get(visitor or "", "")
     with translation.override(page["language"]):
-        return shared + _render_own(tournament, visitor, page), tournament.status
+        return shared + _render_own(tournament, visitor, page), tournament.status, state
 
 
 def render_your_game(url: str, language: str) -> str:
@@ -60,6 +62,7 @@ class TournamentConsumer(PresenceConsumer):
     """One open tournament page."""
 
     status = ""  # the tournament's status its own parts were drawn for
+    state = ""  # and its player's state (``presenters.player_state``; "": not in it)
 
     async def connect(self) -> None:
         self.tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
@@ -74,20 +77,24 @@ class TournamentConsumer(PresenceConsumer):
         await super().connect()
         if self.arrived:
             render = database_sync_to_async(render_catch_up)
-            drawn = await render(self.tournament_id, self.visitor, self.page)
-            if drawn is not None:
-                html, self.status = drawn
+            html, self.status, self.state = await render(
+                self.tournament_id, self.visitor, self.page
+            )
+            if html:
                 await self.send(text_data=html)
 
     async def tournament_changed(self, event: dict) -> None:
         message = TournamentChanged.read(event)
         html = message.views.get(self.page["language"], "")
-        if message.status != self.status:  # it started or ended: the buttons change
+        state = message.players.get(self.visitor or "", "")
+        # It started or ended, or this page's player's game, pause or leaving changed: its own
+        # parts (buttons, "your game is on") change; every other page's stay as they are.
+        if message.status != self.status or state != self.state:
             render = database_sync_to_async(render_own)
             own = await render(self.tournament_id, self.visitor, self.page)
             if own is not None:
                 html += own[0]
-                self.status = message.status
+                self.status, self.state = message.status, state
         if html:
             await self.send(text_data=html)
 

@@ -56,7 +56,9 @@ def changed_message(tournament_id: str) -> dict | None:
     context = presenters.shared_context(tournament)
     views = {code: render_shared(context, code) for code, _ in settings.LANGUAGES}
     drawn = float(context["drawn"])
-    message = TournamentChanged(status=tournament.status, drawn=drawn, views=views)
+    message = TournamentChanged(
+        status=tournament.status, drawn=drawn, views=views, players=context["player_states"]
+    )
     return message.to_message()
 
 

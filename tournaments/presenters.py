@@ -9,6 +9,7 @@ parts are read once and rendered in each language.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
 from datetime import timedelta
@@ -21,6 +22,7 @@ from core.identity import visitor_id
 from engine.strategy.bots import BOTS
 from games.models import Game
 from groups.models import Membership
+from history import summaries
 from history.models import Summary
 from lobby.access import player_of
 from tournaments import services, standings
@@ -105,10 +107,11 @@ def list_context(visitor: str | None) -> dict:
     }
     me = context["me"]
     if me is not None:
-        mine = Tournament.objects.filter(Q(maker=me) | Q(entries__player=me)).distinct()
-        context["yours"] = _cards(mine.order_by("-starts_at"))
-        theirs = Tournament.objects.filter(group__memberships__player=me).distinct()
-        context["groups"] = _cards(theirs.order_by("-starts_at"))
+        # By ids: a join on the entries here would count only this player's entry.
+        mine = Tournament.objects.filter(Q(maker=me) | Q(entries__player=me)).values("pk")
+        context["yours"] = _cards(Tournament.objects.filter(pk__in=mine).order_by("-starts_at"))
+        theirs = Tournament.objects.filter(group__memberships__player=me).values("pk")
+        context["groups"] = _cards(Tournament.objects.filter(pk__in=theirs).order_by("-starts_at"))
     return context
 
 
@@ -187,25 +190,43 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
                 "visitor": visitor,
             }
         )
-    accuracy: dict[tuple[str, str], float] = {}
-    if seats:
-        valued = Summary.objects.filter(
-            game_id__in={game for game, _ in seats}, accuracy__isnull=False
-        ).values_list("game_id", "visitor", "accuracy")
-        accuracy = {(game, visitor): value for game, visitor, value in valued}
+    valued = _valuations(seats)
     results = []
     for standing in table:
         played = games.get(standing["entry_id"], [])
-        keys = [(game["game_id"], game["visitor"]) for game in played]
-        valued = [accuracy[key] for key in keys if key in accuracy]
+        for game in played:  # the perfect player's valuation, where the game has one
+            accuracy, loss = valued.get((game["game_id"], game["visitor"]), (None, None))
+            game["accuracy"] = accuracy
+            if not game["points_lost"] and loss is not None:
+                game["points_lost"] = _number(loss)
+        accuracies = [g["accuracy"] for g in played if g["accuracy"] is not None]
+        losses = [float(g["points_lost"]) for g in played if g["points_lost"]]
         results.append(
             standing
             | {
                 "played": played,
-                "accuracy": _number(sum(valued) / len(valued)) if valued else "",
+                "accuracy": _number(sum(accuracies) / len(accuracies)) if accuracies else "",
+                "points_lost": _number(sum(losses)) if losses else standing["points_lost"],
             }
         )
     return results
+
+
+def _valuations(seats: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, float]]:
+    """(accuracy, points lost) of each valued (game, visitor) among these seats' summaries."""
+    if not seats:
+        return {}
+    found = Summary.objects.filter(
+        game_id__in={game for game, _ in seats}, decisions__isnull=False
+    ).values_list("game_id", "visitor", "accuracy", "loss")
+    return {(game, visitor): (accuracy, loss) for game, visitor, accuracy, loss in found}
+
+
+def value_results(tournament: Tournament, limit: int = 50) -> None:
+    """Have the perfect player value up to ``limit`` of a finished tournament's games not valued
+    yet (as My games and profiles do when they show them), for its results' accuracy."""
+    games = TournamentGame.objects.filter(tournament=tournament).values("game_id")
+    summaries.value_missing(Summary.objects.filter(game_id__in=games), limit)
 
 
 def shared_context(tournament: Tournament) -> dict:
@@ -227,24 +248,36 @@ def shared_context(tournament: Tournament) -> dict:
         "games_under_way": [] if over else _games_under_way(tournament, names),
         "podium": podium,
         "results": _results(tournament, table, names) if finished else [],
+        "player_states": {row.visitor: player_state(row) for row in rows if row.visitor},
         "players": sum(1 for row in table if not row["left"]),
         "pot": sum(tournament.entries.values_list("fee", flat=True)),
         "now": now,
-        "seconds_left": _seconds_until(tournament, now),
+        "time_left": _time_left(tournament, now),
         "drawn": f"{drawn:.6f}",
     }
 
 
-def _seconds_until(tournament: Tournament, now) -> int | None:
-    """Seconds to the start (upcoming) or to an arena's end (under way), as the countdown
-    shows them first."""
+def player_state(row: standings.Row) -> str:
+    """What a player's own parts of the page show of them: their game, paused or left."""
+    return f"{row.game_id or ''}|{'left' if row.left else 'paused' if row.paused else 'in'}"
+
+
+def countdown(seconds: float) -> str:
+    """Seconds as page.js's countdowns show them: m:ss, or h:mm:ss from an hour on."""
+    left = max(0, math.ceil(seconds))
+    hours, minutes, seconds = left // 3600, left % 3600 // 60, left % 60
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def _time_left(tournament: Tournament, now) -> str:
+    """What the countdown to the start (upcoming) or to an arena's end (under way) shows first."""
     if tournament.status == Tournament.Status.UPCOMING:
         until = tournament.starts_at
     elif tournament.status == Tournament.Status.RUNNING and tournament.ends_at:
         until = tournament.ends_at
     else:
-        return None
-    return max(0, round((until - now).total_seconds()))
+        return ""
+    return countdown((until - now).total_seconds())
 
 
 # --- What one viewer sees -------------------------------------------------------------------------

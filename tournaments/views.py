@@ -22,6 +22,7 @@ from core.identity import rotate_session_key, visitor_id
 from lobby import services as lobby
 from tournaments import clock, presenters, services
 from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
 
 # The parts of the tournament's page an htmx answer carries (templates/tournaments/tournament.html).
 LIVE_PARTS = ("error", "controls", "you", "status", "standings", "games", "results")
@@ -72,6 +73,8 @@ def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
     tournament = presenters.read(tournament_id)
     if tournament is not None:
         clock.advance_if_due(tournament)  # its start, a pairing... when nothing else did it
+        if tournament.status == Tournament.Status.FINISHED:
+            presenters.value_results(tournament)  # the results' accuracy
     error = refusal_for(request, _place(tournament_id)) or ""
     return _page(request, tournament_id, error)
 

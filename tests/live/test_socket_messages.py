@@ -97,12 +97,15 @@ MESSAGES = [
     ),
     (Navigate(url="/game/g1/"), {"type": "navigate", "url": "/game/g1/"}),
     (
-        TournamentChanged(status="running", drawn=1.5, views={"en": "<p></p>"}),
+        TournamentChanged(
+            status="running", drawn=1.5, views={"en": "<p></p>"}, players={"a": "|in"}
+        ),
         {
             "type": "tournament.changed",
             "status": "running",
             "drawn": 1.5,
             "views": {"en": "<p></p>"},
+            "players": {"a": "|in"},
         },
     ),
     (

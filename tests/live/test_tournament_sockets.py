@@ -87,6 +87,22 @@ async def test_the_start_redraws_the_pages_own_buttons_with_its_status():
 
 
 @pytest.mark.asyncio
+async def test_a_players_own_parts_are_redrawn_on_their_page_only():
+    tournament = await arena("bo", "cy")
+    bo, _ = await open_page(tournament, "bo")
+    cy, _ = await open_page(tournament, "cy")
+    for page in (bo, cy):
+        await drain(page)
+    await database_sync_to_async(services.pause)(tournament.pk, "bo")
+    on_bos = await receive_containing(bo, 'id="standings"')
+    assert 'id="t-you"' in on_bos and "You are in, paused" in on_bos and ">Come back<" in on_bos
+    on_cys = await receive_containing(cy, 'id="standings"')
+    assert 'id="t-you"' not in on_cys and 'id="t-controls"' not in on_cys
+    for page in (bo, cy):
+        await page.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_no_such_tournament_closes_the_socket_for_good():
     page = await connect("/ws/tournament/nope/", None)
     assert await page.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
