@@ -101,13 +101,16 @@ class Seat:
         wanted = max((version for _, version, _ in self.expected), default=-1)
         return max((version for _, version in self.arrivals), default=-1) >= wanted
 
-    async def close(self) -> None:
+    async def close(self, keep_browser: bool = False) -> None:
+        """Close the page's socket, and the browser's connection unless it goes on elsewhere
+        (a tournament's player, paired again meanwhile)."""
         if self.socket is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.socket.close(), 5)
         if self.listener is not None:
             self.listener.cancel()
-        self.visitor.close()
+        if not keep_browser:
+            self.visitor.close()
 
 
 class OnlineGame:
@@ -136,11 +139,17 @@ class OnlineGame:
         if accept is None:
             raise SetupFailed(f"{names[1]} sees no challenge to accept")
         game_id = re.search(r"/game/([\w-]+)/", await bo.expect(302, "POST", accept[1], {}))[1]
-        for first, visitor in enumerate((ana, bo)):
+        return await cls.seated(base, game_id, [ana, bo])
+
+    @classmethod
+    async def seated(cls, base: str, game_id: str, visitors: list[Visitor]) -> OnlineGame:
+        """The game ``game_id`` of these two visitors, who were put into it (a challenge
+        accepted, a tournament's pairing): their pages loaded to see who moves first."""
+        for first, visitor in enumerate(visitors):
             page = await visitor.expect(200, "GET", f"/game/{game_id}/")
             if 'class="roll-form"' in page:  # only the seat to move has the Roll button
                 step = int(re.search(r'name="step" value="(\d+)"', page)[1])
-                return cls(base, game_id, [Seat(ana), Seat(bo)], first, step)
+                return cls(base, game_id, [Seat(visitor) for visitor in visitors], first, step)
         raise SetupFailed(f"nobody may roll in game {game_id}")
 
     async def open_sockets(self) -> None:
@@ -241,13 +250,13 @@ class OnlineGame:
             seat = (seat + 1) % len(self.seats)
         return True
 
-    async def close(self, wait: float = 0.0) -> None:
+    async def close(self, wait: float = 0.0, keep_browsers: bool = False) -> None:
         """Close both pages, after waiting up to ``wait`` s for the pushes of the last moves."""
         deadline = time.perf_counter() + wait
         while time.perf_counter() < deadline and not all(s.all_shown() for s in self.seats):
             await asyncio.sleep(0.02)
         for seat in self.seats:
-            await seat.close()
+            await seat.close(keep_browsers)
 
 
 class Labels:

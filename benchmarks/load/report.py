@@ -98,7 +98,38 @@ def report(results: dict) -> str:
         )
         out += action_table(ref["actions"])
         out += phase_footer(ref)
+    if "arena" in results:
+        out += arena_lines(results)
     return "\n".join(out)
+
+
+def arena_lines(results: dict) -> list[str]:
+    arena = results["arena"]
+    out = [
+        f"Arena: {arena['players']} players in one arena of {arena['arena_seconds']} s, the "
+        f"player to move acts every {results['pace']} s; {arena['games']} games "
+        f"({arena['games_finished']} played to their end), {arena['tournament_pushes']} messages "
+        f"to the tournament pages; its page at the end: {arena['status_at_the_end']}:"
+    ]
+    out += action_table(arena["actions"])
+    out += push_line(arena["push"])
+    out += phase_footer(arena)
+    if "arena_reference" in results:
+        ref = results["arena_reference"]
+        out.append(
+            f"Reference action at the same rate: {ref['clients']} clients, each posting it "
+            f"every {results['pace']} s:"
+        )
+        out += action_table(ref["actions"])
+        out += phase_footer(ref)
+        real_p99 = arena["actions"]["all"].get("p99_ms")
+        ref_p99 = ref["actions"]["reference"].get("p99_ms")
+        if real_p99 and ref_p99:
+            out.append(
+                f"  arena p99 / reference p99: {real_p99:.1f} / {ref_p99:.1f} ms = "
+                f"{real_p99 / ref_p99:.2f} (the issue: at most 2)"
+            )
+    return out
 
 
 def error_count(phase: object) -> int:
