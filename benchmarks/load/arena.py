@@ -24,7 +24,7 @@ import contextlib
 import re
 import time
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from benchmarks.load.client import (
@@ -35,8 +35,14 @@ from benchmarks.load.client import (
     SetupFailed,
     Visitor,
 )
-from benchmarks.load.games import Labels, OnlineGame
-from benchmarks.load.recording import CpuMeter, Recorder, result_of, summary
+from benchmarks.load.games import (
+    Labels,
+    OnlineGame,
+    close_page_socket,
+    open_page_socket,
+    push_summary,
+)
+from benchmarks.load.recording import CpuMeter, Recorder, result_of
 
 YOUR_GAME = re.compile(r'href="/game/([\w-]+)/" data-your-game')
 TOURNAMENT = re.compile(r"/tournament/([\w-]+)/")
@@ -64,9 +70,8 @@ class Entrant:
         await self.visitor.expect(302, "POST", f"{page}join/", {"name": name})
 
     async def open_socket(self, base: str, tournament_id: str) -> None:
-        url = base.replace("http://", "ws://", 1) + f"/ws/tournament/{tournament_id}/"
-        headers = {"Cookie": self.visitor.cookie_header(), "User-Agent": "bench_load"}
-        self.socket = await connect(url, origin=base, additional_headers=headers, open_timeout=10)
+        path = f"/ws/tournament/{tournament_id}/"
+        self.socket = await open_page_socket(self.visitor, base, path)
         self.listener = asyncio.create_task(self._listen())
 
     async def _listen(self) -> None:
@@ -79,11 +84,7 @@ class Entrant:
                         self.told.put_nowait(game_id)
 
     async def close(self) -> None:
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.listener is not None:
-            self.listener.cancel()
+        await close_page_socket(self.socket, self.listener)
         self.visitor.close()
 
 
@@ -160,14 +161,7 @@ async def run_arena(
     if alone:  # a game whose other player was never told (or not in time)
         record.error("setup", f"{alone} games with only one player told")
     status = await maker.expect(200, "GET", f"/tournament/{tournament_id}/")
-    pushes, missing = [], 0
-    for game in games:
-        for seat in game.seats:
-            latencies, lost = seat.push_latencies()
-            pushes += latencies
-            missing += lost
-    if missing:
-        record.error("push", f"{missing} moves never reached the other seat's socket")
+    push = push_summary(games, record)
     for player in everyone:
         await player.close()
     maker.close()
@@ -178,5 +172,5 @@ async def run_arena(
         "games_finished": finished,
         "tournament_pushes": sum(player.pushes for player in everyone),
         "status_at_the_end": (found[1] if (found := STATUS.search(status)) else "?"),
-        "push": summary(pushes),
+        "push": push,
     }
