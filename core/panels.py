@@ -1,9 +1,11 @@
 """Panels an app shows on another app's page: the hook a page offers, so that its app never
-imports the panel's (the chat on a game's page and on a table's page).
+imports the panel's (the chat on a game's page and on a table's page, a tournament game's
+tournament above its game, the tournaments a profile played on its page).
 
-A page offers a place by name (``GAME_PAGE``, ``TABLE_PAGE``); an app built above it adds its
-panel there in its ``AppConfig.ready()``. The page's view merges ``page_context`` into its own
-and its template includes each of ``panels``; the page's socket consumer hands a message
+A page offers a place by name (``GAME_PAGE``, ``GAME_HEADER``, ``TABLE_PAGE``, ``PROFILE_PAGE``);
+an app built above it adds its panel there in its ``AppConfig.ready()``. The page's view merges
+``page_context`` into its own and its template includes each of ``panels`` (or the key it
+names, for a page with two places); the page's socket consumer hands a message
 ``panel.changed`` to ``redraw`` (and may ask every panel to ``catch_up`` when it (re)connects).
 """
 
@@ -19,6 +21,8 @@ from core.socket_messages import PanelChanged
 
 GAME_PAGE = "game"  # a game's page: the subject is the game (its view), or its id (its socket)
 TABLE_PAGE = "table"  # a private table's page: the subject is the table's code
+GAME_HEADER = "game-header"  # a game's page, above the game: the subject is the game
+PROFILE_PAGE = "profile"  # a profile's page: the subject is its player (``lobby.Player``)
 
 # What a panel sends an open page: (consumer, subject, message, catch_up) -> None.
 Push = Callable[[Any, Any, dict, bool], Awaitable[None]]
@@ -42,8 +46,9 @@ def offer(page: str, panel: Panel) -> None:
     _offered.setdefault(page, []).append(panel)
 
 
-def page_context(page: str, request: HttpRequest, subject: Any) -> dict:
-    """What the page's panels read, and ``panels``: the templates the page includes, in order."""
+def page_context(page: str, request: HttpRequest, subject: Any, key: str = "panels") -> dict:
+    """What the page's panels read, and ``key`` (``panels``): the templates the page includes,
+    in order."""
     context: dict = {}
     shown = []
     for panel in _offered.get(page, ()):
@@ -51,7 +56,7 @@ def page_context(page: str, request: HttpRequest, subject: Any) -> dict:
         if found is not None:
             context |= found
             shown.append(panel.template)
-    return context | {"panels": shown}
+    return context | {key: shown}
 
 
 def changed(name: str, **fields: str) -> dict:

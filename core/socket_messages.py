@@ -4,7 +4,7 @@ servers tell each other): here what a game page sends over its socket (``MoveFra
 page is sent (HTML frames and close codes: ``ANSWER``, ``Close``), and the group messages that
 services and consumers send each other through the channel layer for the open pages of a group
 (``GameChanged``, ``Navigate``, ``LobbyChanged``, ``TableChanged``, ``PanelChanged``,
-``SignedOut``).
+``SignedOut``, ``TournamentChanged``).
 
 Incoming frames are parsed here (``MoveFrame.parse`` refuses a malformed one with its reason);
 group messages are written with ``to_message`` (a dict of plain values: the channel layer
@@ -184,3 +184,22 @@ class SignedOut(GroupMessage):
 
     type: ClassVar[str] = "signed.out"
     kept: str = ""
+
+
+@dataclass(frozen=True)
+class TournamentChanged(GroupMessage):
+    """A tournament's pages redraw its shared parts (standings, games, status): rendered once per
+    change by the process that saw it, in each language (``views``: language -> HTML).
+
+    ``drawn`` orders the redraws (the time the standings were read): a page drops one older than
+    what it shows, as two processes' redraws may arrive out of order. ``status`` is the
+    tournament's status then, and ``players`` each player's state (by visitor: their game, paused,
+    left): a page whose own parts were drawn for another status or state of its player redraws
+    them, and only that page.
+    """
+
+    type: ClassVar[str] = "tournament.changed"
+    status: str = ""
+    drawn: float = 0.0
+    views: dict[str, str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)

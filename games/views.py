@@ -132,6 +132,8 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
     context |= panels.page_context(panels.GAME_PAGE, request, game)  # the chat of an online game
+    # Above the game: a tournament game's tournament (its link back, berserk).
+    context |= panels.page_context(panels.GAME_HEADER, request, game, key="header_panels")
     return render(request, "games/play.html", context)
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core import panels
 from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.errors import error_page
@@ -92,6 +93,7 @@ def _profile(
     told = [m.message for m in messages.get_messages(request) if m.extra_tags == TOLD]
     error = error or refusal_for(request, "profile") or ""
     context |= {"told": told[-1] if told else "", "error": error}
+    context |= panels.page_context(panels.PROFILE_PAGE, request, player)  # tournaments played
     if code:
         link = request.build_absolute_uri(reverse("profiles:sign_in_with", args=[code]))
         context |= {

@@ -39,10 +39,25 @@ LAYERS = (
 )
 WIRING_APPS = ("yahtzee_site", "backends")
 PACKAGES = tuple(app for layer in LAYERS for app in layer) + WIRING_APPS
-LIVE = ("games.consumers", "lobby.consumers", "games.live", "chat.live")
+LIVE = (
+    "games.consumers",
+    "lobby.consumers",
+    "games.live",
+    "chat.live",
+    "tournaments.consumers",
+    "tournaments.live",
+)
 # Who may import the live layer: the live layer itself, and the wiring (routes, ASGI, app
-# start-up, where the live layer subscribes to games.events and the chat adds its panel's push).
-WIRING = ("yahtzee_site.asgi", "yahtzee_site.routing", "games.apps", "chat.apps")
+# start-up, where the live layer subscribes to games.events and the chat adds its panel's push;
+# tournaments.pages is the tournaments app's start-up, which subscribes its live layer).
+WIRING = (
+    "yahtzee_site.asgi",
+    "yahtzee_site.routing",
+    "games.apps",
+    "chat.apps",
+    "tournaments.apps",
+    "tournaments.pages",
+)
 
 
 def modules() -> dict[str, Path]:

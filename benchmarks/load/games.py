@@ -52,6 +52,22 @@ class Pace:
             await asyncio.sleep((1 - self.tokens) / self.per_second)
 
 
+async def open_page_socket(visitor: Visitor, base: str, path: str) -> ClientConnection:
+    """A page's socket to ``path``, opened as the page does (its cookies, its origin)."""
+    url = base.replace("http://", "ws://", 1) + path
+    headers = {"Cookie": visitor.cookie_header(), "User-Agent": "bench_load"}
+    return await connect(url, origin=base, additional_headers=headers, open_timeout=10)
+
+
+async def close_page_socket(socket: ClientConnection | None, listener: asyncio.Task | None) -> None:
+    """Close a page's socket and stop the task that listened to it."""
+    if socket is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(socket.close(), 5)
+    if listener is not None:
+        listener.cancel()
+
+
 class Seat:
     """One player of a game: the browser, its socket and what the socket received when."""
 
@@ -67,9 +83,7 @@ class Seat:
     async def open_socket(self, base: str, game_id: str) -> None:
         # rows=1: as a page's game.js, which swaps card rows pushed on their own.
         query = f"?tab={self.visitor.tab}&rows=1"
-        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/{query}"
-        headers = {"Cookie": self.visitor.cookie_header(), "User-Agent": "bench_load"}
-        self.socket = await connect(url, origin=base, additional_headers=headers, open_timeout=10)
+        self.socket = await open_page_socket(self.visitor, base, f"/ws/game/{game_id}/{query}")
         self.listener = asyncio.create_task(self._listen())
 
     async def _listen(self) -> None:
@@ -101,13 +115,12 @@ class Seat:
         wanted = max((version for _, version, _ in self.expected), default=-1)
         return max((version for _, version in self.arrivals), default=-1) >= wanted
 
-    async def close(self) -> None:
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.listener is not None:
-            self.listener.cancel()
-        self.visitor.close()
+    async def close(self, keep_browser: bool = False) -> None:
+        """Close the page's socket, and the browser's connection unless it goes on elsewhere
+        (a tournament's player, paired again meanwhile)."""
+        await close_page_socket(self.socket, self.listener)
+        if not keep_browser:
+            self.visitor.close()
 
 
 class OnlineGame:
@@ -136,11 +149,17 @@ class OnlineGame:
         if accept is None:
             raise SetupFailed(f"{names[1]} sees no challenge to accept")
         game_id = re.search(r"/game/([\w-]+)/", await bo.expect(302, "POST", accept[1], {}))[1]
-        for first, visitor in enumerate((ana, bo)):
+        return await cls.seated(base, game_id, [ana, bo])
+
+    @classmethod
+    async def seated(cls, base: str, game_id: str, visitors: list[Visitor]) -> OnlineGame:
+        """The game ``game_id`` of these two visitors, who were put into it (a challenge
+        accepted, a tournament's pairing): their pages loaded to see who moves first."""
+        for first, visitor in enumerate(visitors):
             page = await visitor.expect(200, "GET", f"/game/{game_id}/")
             if 'class="roll-form"' in page:  # only the seat to move has the Roll button
                 step = int(re.search(r'name="step" value="(\d+)"', page)[1])
-                return cls(base, game_id, [Seat(ana), Seat(bo)], first, step)
+                return cls(base, game_id, [Seat(visitor) for visitor in visitors], first, step)
         raise SetupFailed(f"nobody may roll in game {game_id}")
 
     async def open_sockets(self) -> None:
@@ -241,13 +260,13 @@ class OnlineGame:
             seat = (seat + 1) % len(self.seats)
         return True
 
-    async def close(self, wait: float = 0.0) -> None:
+    async def close(self, wait: float = 0.0, keep_browsers: bool = False) -> None:
         """Close both pages, after waiting up to ``wait`` s for the pushes of the last moves."""
         deadline = time.perf_counter() + wait
         while time.perf_counter() < deadline and not all(s.all_shown() for s in self.seats):
             await asyncio.sleep(0.02)
         for seat in self.seats:
-            await seat.close()
+            await seat.close(keep_browsers)
 
 
 class Labels:
@@ -310,8 +329,19 @@ async def run_games(
     played = sum(await asyncio.gather(*(table(game) for game in games)))
     usage = cpu.read()
     await asyncio.gather(*closing)
+    push = push_summary(everyone, record)
+    return result_of(record, KINDS, usage) | {
+        "games": len(games),
+        "games_finished": played,
+        "push": push,
+    }
+
+
+def push_summary(games: list[OnlineGame], record: Recorder) -> dict:
+    """How soon each move reached the other seat's socket, over these games; a move that never
+    did is an error."""
     pushes, missing = [], 0
-    for game in everyone:
+    for game in games:
         for seat in game.seats:
             latencies, lost = seat.push_latencies()
             pushes += latencies
@@ -319,8 +349,4 @@ async def run_games(
     if missing:
         record.error("push", f"{missing} moves never reached the other seat's socket")
         record.errors["push"] = missing
-    return result_of(record, KINDS, usage) | {
-        "games": len(games),
-        "games_finished": played,
-        "push": summary(pushes),
-    }
+    return summary(pushes)

@@ -1,6 +1,8 @@
 // Your turn (online games; play.html loads this file on them only): when a push makes it this player's turn while the tab is hidden, the
 // title says so and the tab's icon shows a mark, until the tab is looked at again; a notification
 // and a short sound too, if the player turned them on (#turn-alerts; kept in this browser).
+// A tournament's page gives the same signals when its player's game starts (tournament.js calls
+// window.yourTurn.signal()); it has no #game to watch.
 const turnAlerts = document.getElementById("turn-alerts");
 if (turnAlerts) {
   const notifyBox = document.getElementById("turn-notify");
@@ -43,6 +45,7 @@ if (turnAlerts) {
     tone.start();
     tone.stop(audio.currentTime + 0.25);
   }
+  window.yourTurn = { signal: () => signal(), clear: () => clearSignal() };
   const yours = () => Boolean(document.querySelector('#status [data-your-turn="1"]'));
   let wasYours = yours();
   function signal() {
@@ -61,12 +64,15 @@ if (turnAlerts) {
     if (icon) icon.href = plainIcon;
     delete document.documentElement.dataset.turnSignalled;
   }
-  new MutationObserver(() => {
-    const now = yours();
-    if (now && !wasYours && document.hidden) signal();
-    if (!now) clearSignal();
-    wasYours = now;
-  }).observe(document.getElementById("game"), { childList: true, subtree: true });
+  const game = document.getElementById("game");
+  if (game) {
+    new MutationObserver(() => {
+      const now = yours();
+      if (now && !wasYours && document.hidden) signal();
+      if (!now) clearSignal();
+      wasYours = now;
+    }).observe(game, { childList: true, subtree: true });
+  }
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) clearSignal();
   });

@@ -23,11 +23,13 @@ from core.socket_messages import (
     PanelChanged,
     SignedOut,
     TableChanged,
+    TournamentChanged,
     answer,
 )
 from games.consumers import GameConsumer
 from games.forms import MOVES
 from lobby.consumers import LobbyConsumer, TableConsumer
+from tournaments.consumers import TournamentConsumer
 
 GAME_JS = (Path(__file__).resolve().parents[2] / "static" / "js" / "game.js").read_text()
 
@@ -95,6 +97,18 @@ MESSAGES = [
     ),
     (Navigate(url="/game/g1/"), {"type": "navigate", "url": "/game/g1/"}),
     (
+        TournamentChanged(
+            status="running", drawn=1.5, views={"en": "<p></p>"}, players={"a": "|in"}
+        ),
+        {
+            "type": "tournament.changed",
+            "status": "running",
+            "drawn": 1.5,
+            "views": {"en": "<p></p>"},
+            "players": {"a": "|in"},
+        },
+    ),
+    (
         GameChanged(parts=["status"], event="e1"),
         {"type": "game.changed", "parts": ["status"], "event": "e1"},
     ),
@@ -153,6 +167,7 @@ def test_a_game_changed_message_read_as_the_handler_reads_it():
         (GameConsumer, [GameChanged, Navigate, LobbyChanged, PanelChanged, SignedOut]),
         (LobbyConsumer, [LobbyChanged, TableChanged, Navigate, SignedOut]),
         (TableConsumer, [LobbyChanged, TableChanged, Navigate, SignedOut, PanelChanged]),
+        (TournamentConsumer, [TournamentChanged, LobbyChanged, TableChanged, Navigate, SignedOut]),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

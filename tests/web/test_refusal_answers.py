@@ -76,6 +76,7 @@ VIEW_MODULES = [
     "chat/views.py",
     "daily/views.py",
     "history/practice.py",
+    "tournaments/views.py",
 ]
 
 
