@@ -103,6 +103,10 @@ def test_joining_twice_a_full_or_finished_tournament_is_refused():
     Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
     Entry.objects.filter(player__visitor="bo").update(status=Entry.Status.LEFT)
     assert str(refusal(services.join, made.pk, "cy")) == "This tournament is over."
+    Tournament.objects.filter(pk=made.pk).update(
+        status=Tournament.Status.RUNNING, ends_at=timezone.now()
+    )  # an arena's time is up, its last games being played out
+    assert str(refusal(services.join, made.pk, "cy")) == "This tournament is over."
     assert refusal(services.join, "no-such", "cy").status == 404
 
 
