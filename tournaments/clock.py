@@ -11,7 +11,8 @@ sweep (``games.timeouts.SWEPT_WITH``, filled in ``TournamentsConfig.ready``) and
 - The start: at ``starts_at``, with fewer than two players it is cancelled and the fees given
   back; else it runs (an arena until ``ends_at``).
 - Arena: players waiting (after a game, on joining late, on coming back) are paired at once by
-  standing, never with the opponent they just played (``formats.arena.pair_waiting``); a
+  standing, never with the opponent they just played (``formats.arena.pair_waiting``), nor two
+  with a block either way (``lobby.apart``); a
   computer entered by the maker plays whoever is left, never another computer; a person waiting
   alone for ``FILL_AFTER`` plays the maker's computer, if the maker chose one (marked, unrated).
   At ``ends_at`` nobody is paired; the games under way finish and count, then it is over.
@@ -39,6 +40,7 @@ from django.utils import timezone
 
 from engine import dice
 from games.models import Game
+from lobby.apart import apart_pairs
 from tournaments import events, matches, results
 from tournaments.formats import arena, swiss
 from tournaments.models import Entry, Round, Tournament, TournamentGame
@@ -201,8 +203,11 @@ def _arena(tournament: Tournament, now: datetime) -> bool:
     waiting = [arena.Waiting(e.pk, ranks[e.pk], last.get(e.pk)) for e in ready]
     pairs, left = arena.pair_waiting(waiting)
     by_id = {entry.pk: entry for entry in ready}
+    apart = apart_pairs(entry.player_id for entry in ready if entry.player_id)
     for a, b in list(pairs):
-        if by_id[a].bot and by_id[b].bot:  # two computers never play each other
+        # Two computers never play each other; two players with a block either way never meet.
+        players = frozenset((by_id[a].player_id, by_id[b].player_id))
+        if (by_id[a].bot and by_id[b].bot) or players in apart:
             pairs.remove((a, b))
             left += [a, b]
     people = [by_id[pk] for pk in left if not by_id[pk].bot]

@@ -529,3 +529,16 @@ def test_a_tournament_being_read_is_due_only_when_something_may_happen():
     assert not clock.due(swiss)  # its round is under way
     play_round(swiss)
     assert not clock.due(swiss)  # the next one is
+
+
+def test_an_arena_never_pairs_two_players_with_a_block():
+    from profiles import blocking
+
+    made = make(["ana", "bo"], format="arena", minutes=30, computer="beginner")
+    blocking.block("ana", Player.objects.get(visitor="bo").pk)
+    services.start_now(made.pk, "ana")
+    assert not under_way(made)  # both wait: the computer takes them on after a while
+    Entry.objects.update(waiting_since=timezone.now() - clock.FILL_AFTER)
+    clock.advance(made.pk)
+    assert all(row.against_computer for row in TournamentGame.objects.all())
+    assert TournamentGame.objects.count() == 2
