@@ -114,11 +114,16 @@ def record(sender, game: Game, state, **kwargs) -> None:
 
 
 def _advance_after(tournament_id: str) -> None:
-    """After a result's commit; a failure is left for the sweep to retry."""
+    """After a result's commit: move the tournament on, which tells its pages; if nothing else
+    changed, tell them of the result alone (one redraw a game's end, not two). A failure is
+    left for the sweep to retry."""
     try:
-        advance(tournament_id)
+        changed = advance(tournament_id)
     except Exception:
         logger.exception("Could not move tournament %s on after a game", tournament_id)
+        changed = False
+    if not changed:
+        events.announce_tournament(tournament_id)
 
 
 def sweep() -> int:

@@ -542,3 +542,26 @@ def test_an_arena_never_pairs_two_players_with_a_block():
     clock.advance(made.pk)
     assert all(row.against_computer for row in TournamentGame.objects.all())
     assert TournamentGame.objects.count() == 2
+
+
+def test_a_games_end_tells_the_tournaments_pages_once(django_capture_on_commit_callbacks):
+    from tournaments.events import tournament_changed
+
+    told = []
+
+    def heard(sender, tournament_id, **kwargs):
+        told.append(tournament_id)
+
+    tournament_changed.connect(heard)
+    try:
+        made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+        services.start_now(made.pk, "ana")
+        first, second = under_way(made)
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(first)  # its players wait for the other game: the result alone
+        assert told == [made.pk]
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(second)  # the result, and all four paired again: one message
+        assert told == [made.pk, made.pk] and len(under_way(made)) == 2
+    finally:
+        tournament_changed.disconnect(heard)
