@@ -154,3 +154,14 @@ def pay_prizes(tournament: Tournament) -> dict[int, int]:
             Player.objects.get(pk=pk), paid[pk], DiamondEntry.Reason.PRIZE, pot=pot_name(tournament)
         )
     return paid
+
+
+def prizes_paid(tournament: Tournament) -> dict[int, int]:
+    """The prizes the tournament paid, by entry id (for its podium; empty before its end)."""
+    paid = dict(
+        DiamondEntry.objects.filter(
+            pot=pot_name(tournament), reason=DiamondEntry.Reason.PRIZE
+        ).values_list("player_id", "amount")
+    )
+    entries = tournament.entries.filter(player_id__in=list(paid)).values_list("pk", "player_id")
+    return {pk: paid[player_id] for pk, player_id in entries}

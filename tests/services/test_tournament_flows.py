@@ -19,7 +19,7 @@ from games.names import look_alike_key
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player
 from tests.factories import play_out
-from tournaments import clock, services
+from tournaments import clock, results, services
 from tournaments.formats import arena as arena_format
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 from tournaments.services import TournamentOptions
@@ -122,6 +122,8 @@ def test_an_arena_pairs_at_once_counts_streaks_and_pays_its_podium_once():
     assert made.status == Tournament.Status.FINISHED and not under_way(made)
     prizes = DiamondEntry.objects.filter(pot=services.pot_name(made), reason="prize")
     assert sum(prizes.values_list("amount", flat=True)) == 300
+    by_entry = results.prizes_paid(made)
+    assert sum(by_entry.values()) == 300 and len(by_entry) == prizes.count()
     assert diamonds.named_pot(services.pot_name(made)) == 0
     table = standings(made)
     podium = [row for row in table if not row.computer][:3]

@@ -235,3 +235,22 @@ def test_pausing_berserk_the_computer_and_starting_refuse_with_reasons():
         (services.add_computer, ("ana", "beginner")),
     ):
         assert str(refusal(call, made.pk, *args)) == "This tournament is over."
+
+
+@pytest.mark.parametrize(
+    ("places", "pot", "paid"),
+    [
+        ([(1, 10), (2, 11), (3, 12), (4, 13)], 100, {10: 50, 11: 30, 12: 20}),
+        ([(1, 10), (2, 11)], 100, {10: 60, 11: 40}),
+        ([(1, 10)], 77, {10: 77}),
+        ([(1, 10), (1, 11), (3, 12)], 101, {10: 41, 11: 40, 12: 20}),  # 51+30 shared, 20
+        ([(1, 10), (2, 11), (2, 12), (2, 13)], 100, {10: 50, 11: 17, 12: 17, 13: 16}),
+        ([(1, 10), (2, 11), (3, 12), (3, 13)], 9, {10: 6, 11: 2, 12: 1}),  # 4+2 left, 2, 1 and 0
+        ([], 100, {}),
+    ],
+)
+def test_the_pot_goes_to_the_podium_ties_sharing_and_nothing_left(places, pot, paid):
+    from tournaments.results import prizes
+
+    assert prizes(places, pot) == paid
+    assert sum(paid.values()) in (0, pot)
