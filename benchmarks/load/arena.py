@@ -13,8 +13,9 @@ under way are played to their end. Every move sent counts, the last games' too.
 
 The arena's minutes are the form's (10 at least), sped up on the server by
 ``TURN_TIMER_SPEED`` (set here for the servers the benchmark starts; a ``--url`` server must be
-started with the same value), which shortens its turn timer alike (30 s / speed a turn: a turn
-at human pace takes four actions, 2 s at the default pace).
+started with the same value), which shortens its turn timer alike: the longest, 120 s, is
+chosen, 24 s a turn at a speed of 5, where a turn at human pace takes four actions, 2 s at the
+default pace, so that only a stalled server runs a turn out (an error here).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ STATUS = re.compile(r'id="t-status-title">([^<]*)<')
 # A game's 26 turns of four actions at the pace, and a margin for a loaded server.
 GAME_ACTIONS = 26 * 4
 LAST_GAME_MARGIN = 60.0  # seconds
+# A game's last move (its last score) is recorded apart: it ends the game, and the tournament
+# records the result, pairs its players again and redraws its pages.
+LAST_MOVE = "last score"
 
 
 class Entrant:
@@ -96,7 +100,7 @@ async def make_arena(base: str, players: int, minutes: int, name: str) -> tuple[
     await maker.expect(200, "GET", "/tournaments/new/")
     form = {
         "name": f"{name}arena", "format": "arena", "group": "", "start": "now",
-        "minutes": minutes, "rounds": 5, "best_of": 1, "turn_seconds": 30, "entry_fee": 0,
+        "minutes": minutes, "rounds": 5, "best_of": 1, "turn_seconds": 120, "entry_fee": 0,
         "capacity": players, "computer": "",
     }  # fmt: skip
     where = TOURNAMENT.search(await maker.expect(302, "POST", "/tournaments/new/", form))
@@ -137,6 +141,7 @@ async def run_arena(
             record.error("setup", f"{type(error).__name__}: {error}")
             return False
         games.append(game)
+        game.last_label = LAST_MOVE
         finished = await game.play(last_move, pace, record)
         await game.close(wait=PUSH_GRACE, keep_browsers=True)  # they may be playing again
         return finished
@@ -165,7 +170,7 @@ async def run_arena(
     for player in everyone:
         await player.close()
     maker.close()
-    return result_of(record, KINDS, usage) | {
+    return result_of(record, (*KINDS, LAST_MOVE), usage) | {
         "players": players,
         "arena_seconds": round(ends - start, 1),
         "games": len(games),

@@ -127,6 +127,7 @@ class OnlineGame:
     """Two fresh visitors who went online, challenged, accepted, and opened the game's page."""
 
     over = "socket"  # moves go over the page's socket, as pages send them; or "http": posted
+    last_label = ""  # what the game's last move is recorded as ("": "score", as the others)
 
     def __init__(self, base: str, game_id: str, seats: list[Seat], first: int, step: int) -> None:
         self.base, self.id, self.seats = base, game_id, seats
@@ -172,10 +173,14 @@ class OnlineGame:
                 raise SetupFailed("a socket was sent nothing on connecting")
             await asyncio.sleep(0.01)
 
-    async def act(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
-        """Post one move as htmx does; the answer's text, or None after recording an error."""
+    async def act(
+        self, seat: int, kind: str, data: dict, record: Recorder, label: str = ""
+    ) -> str | None:
+        """Post one move as htmx does; the answer's text, or None after recording an error
+        (recorded as ``label``, by default the move's kind)."""
+        label = label or kind
         if self.over == "socket":
-            return await self.send(seat, kind, data, record)
+            return await self.send(seat, kind, data, record, label)
         visitor = self.seats[seat].visitor
         sent = time.perf_counter()
         try:
@@ -186,14 +191,16 @@ class OnlineGame:
             finished = time.perf_counter()
             html = answer.text()
         except (OSError, TimeoutError, ValueError, IndexError, asyncio.IncompleteReadError) as e:
-            record.error(kind, f"{type(e).__name__}: {e}")
+            record.error(label, f"{type(e).__name__}: {e}")
             return None
         if answer.status != 200:
-            record.error(kind, f"HTTP {answer.status}")
+            record.error(label, f"HTTP {answer.status}")
             return None
-        return self.answered(seat, kind, html, sent, finished, record)
+        return self.answered(seat, label, html, sent, finished, record)
 
-    async def send(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
+    async def send(
+        self, seat: int, kind: str, data: dict, record: Recorder, label: str
+    ) -> str | None:
         """Send one move over the seat's socket as the page does (its form fields as JSON)."""
         me = self.seats[seat]
         fields = {key: str(value) for key, value in data.items()} | {"move": kind}
@@ -204,13 +211,13 @@ class OnlineGame:
             await me.socket.send(json.dumps(fields))
             finished, html = await asyncio.wait_for(me.answers.get(), REQUEST_TIMEOUT)
         except (TimeoutError, WebSocketException) as e:
-            record.error(kind, f"{type(e).__name__}: {e}")
+            record.error(label, f"{type(e).__name__}: {e}")
             return None
         if 'role="alert"' in html:
             reason = re.sub(r"<[^>]+>", "", html.split('role="alert">')[1])[:80]
-            record.error(kind, f"refused: {reason}")
+            record.error(label, f"refused: {reason}")
             return None
-        return self.answered(seat, kind, html, sent, finished, record)
+        return self.answered(seat, label, html, sent, finished, record)
 
     def answered(
         self, seat: int, kind: str, html: str, sent: float, finished: float, record: Recorder
@@ -246,7 +253,8 @@ class OnlineGame:
                     data = {"step": step, "die": 0, "held": "1"}
                 elif kind == "score":
                     data = {"step": step, "box": box}
-                html = await self.act(seat, kind, data, record)
+                last = kind == "score" and _turn == 13 * len(self.seats) - 1
+                html = await self.act(seat, kind, data, record, self.last_label if last else "")
                 if html is None:
                     return False
                 if kind != "hold":
