@@ -39,7 +39,7 @@ LAYERS = (
 )
 WIRING_APPS = ("yahtzee_site", "backends")
 PACKAGES = tuple(app for layer in LAYERS for app in layer) + WIRING_APPS
-LIVE = ("games.consumers", "lobby.consumers", "games.live", "chat.live")
+LIVE = ("games.consumers", "lobby.consumers", "groups.consumers", "games.live", "chat.live")
 # Who may import the live layer: the live layer itself, and the wiring (routes, ASGI, app
 # start-up, where the live layer subscribes to games.events and the chat adds its panel's push).
 WIRING = ("yahtzee_site.asgi", "yahtzee_site.routing", "games.apps", "chat.apps")
