@@ -21,7 +21,9 @@ def mine_context(me: Player | None) -> dict:
     """This player's groups, each with its number of members."""
     if me is None:
         return {"me": None, "groups": []}
-    groups = Group.objects.of_player(me).annotate(members=Count("memberships"))
+    # Counted apart from the filter's join, which holds only this player's membership.
+    groups = Group.objects.filter(pk__in=Group.objects.of_player(me).values("pk"))
+    groups = groups.annotate(members=Count("memberships")).order_by("name", "created_at")
     return {"me": me, "groups": list(groups.select_related("owner"))}
 
 

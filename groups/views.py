@@ -118,6 +118,7 @@ def _group_page(request: HttpRequest, group_id: str, error: str = "", status: in
     if group is None:
         message = gettext("There is no such group.")
         return error_page(request, gettext("No such group"), message, 404)
+    error = error or refusal_for(request, f"group-{group.pk}") or ""
     if not presenters.member_of(group, me):
         message = gettext(
             "Only its members see a group's page. Ask a member for the group's invite link."
@@ -125,7 +126,7 @@ def _group_page(request: HttpRequest, group_id: str, error: str = "", status: in
         return error_page(request, group.name, error or message, 403)
     invite_url = request.build_absolute_uri(reverse("groups:invite", args=[group.invite_code]))
     context = presenters.group_context(group, me, invite_url)
-    context |= {"error": error or refusal_for(request, f"group-{group.pk}") or "", "live": True}
+    context |= {"error": error, "live": True}
     return render(request, "groups/group.html", context, status=status)
 
 
