@@ -81,6 +81,34 @@ def live_context(group: Group, me: Player) -> dict:
     }
 
 
+def open_tables(player: Player) -> list[dict]:
+    """``lobby.hooks.TABLES_FOR``: the open tables sent to this player's groups where they may
+    sit (not at one already, nobody there they keep apart from), newest first."""
+    kept = apart.kept_apart(player.pk)
+    sent = (
+        GroupTable.objects.filter(group__memberships__player=player, table__game__isnull=True)
+        .exclude(table__seats__player=player)
+        .select_related("group", "table__host")
+        .order_by("-table__created_at")
+    )
+    found = []
+    for entry in sent:
+        table = entry.table
+        seated = set(table.seats.values_list("player_id", flat=True))
+        if table.expired or seated & kept or len(seated) >= MAX_TABLE_SEATS:
+            continue
+        found.append(
+            {
+                "host": table.host.name,
+                "group": entry.group.name,
+                "seats": len(seated),
+                "max": MAX_TABLE_SEATS,
+                "url": reverse("lobby:table", args=[table.code]),
+            }
+        )
+    return found
+
+
 def group_context(group: Group, me: Player, invite_url: str) -> dict:
     """Everything the group's page shows a member."""
     context = live_context(group, me)

@@ -270,7 +270,7 @@ def open_table(visitor: str | None, group_id: str, *, address: str | None = None
         group = member_group(player, group_id)
         table = create_table(player.visitor, address=address)
         GroupTable.objects.create(group=group, table=table)
-    notify.group_changed(group.pk)
+    notify.tables_changed(group.pk, member_visitors(group.pk))
     return table
 
 
@@ -285,4 +285,11 @@ def table_admits(table: Table, player: Player) -> str | None:
 def table_changed(sender, code: str, **kwargs) -> None:
     """``lobby.hooks.table_changed``: a group's page redraws its tables."""
     for group_id in GroupTable.objects.filter(table__code=code).values_list("group_id", flat=True):
-        notify.group_changed(group_id)
+        notify.tables_changed(group_id, member_visitors(group_id))
+
+
+def member_visitors(group_id: str) -> list[str]:
+    """The visitor ids of a group's members: whose lobbies to redraw."""
+    return list(
+        Membership.objects.filter(group_id=group_id).values_list("player__visitor", flat=True)
+    )

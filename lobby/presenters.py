@@ -99,6 +99,7 @@ def lobby_context(visitor: str | None) -> dict:
         "online": online_list(me, now, favoured),
         "favourites": favourites_list(favoured, now) if favoured else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
+        "tables_for_me": hooks.TABLES_FOR(me) if me else [],  # a group's tables
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [
             {"name": challenge.challenged.name, "until": challenge.answered_at + DECLINE_SHOWN}

@@ -74,6 +74,19 @@ async def test_a_table_for_the_group_is_shown_as_it_opens_fills_and_starts():
     await bo.disconnect()
 
 
+async def test_a_members_lobby_is_told_of_a_table_for_the_group():
+    group_id = await friends()
+    bo = await connect("/ws/lobby/", "bo")
+    await drain(bo)
+    table = await in_sync(services.open_table, "ana", group_id)
+    told = await receive_containing(bo, "Ana opened a table for Friday dice (1 of 6)")
+    assert 'id="challenges"' in told and f'href="/t/{table.code}/"' in told
+    await in_sync(tables.join_table, "bo", table.code)
+    seated = await receive_containing(bo, 'id="challenges"')
+    assert "opened a table" not in seated
+    await bo.disconnect()
+
+
 async def test_a_removed_member_is_sent_to_my_groups_and_outsiders_get_nothing():
     group_id = await friends()
     outsider = await connect(f"/ws/group/{group_id}/", "cy")

@@ -270,3 +270,18 @@ def test_a_table_for_the_group_from_its_page(group):
     assert client_for("ana").post(f"/t/{table.code}/join/").status_code == 302
     assert table.seats.count() == 2
     assert "Bo's table (2 of 6)" in client_for("ana").get(f"/groups/{group.pk}/").text
+
+
+def test_the_members_lobbies_list_a_table_for_the_group(group):
+    client_for("bo").post(f"/groups/{group.pk}/table/")
+    table = Table.objects.get()
+    lobby = client_for("ana").get("/online/").text
+    assert "Bo opened a table for Friday dice (1 of 6)" in lobby
+    assert f'href="/t/{table.code}/"' in lobby
+    assert "No challenges right now." not in lobby
+    assert "opened a table" not in client_for("bo").get("/online/").text  # his own, seated
+    assert "opened a table" not in client_for("cy").get("/online/").text  # not a member
+    spanish = client_for("ana").get("/online/", headers=SPANISH).text
+    assert "Bo abrió una mesa para Friday dice (1 de 6)" in spanish
+    client_for("ana").post(f"/t/{table.code}/join/")
+    assert "opened a table" not in client_for("ana").get("/online/").text  # seated now
