@@ -188,13 +188,12 @@ def leave_group(visitor: str | None, group_id: str) -> bool:
         others = group.memberships.exclude(player=player)
         if group.owner_id == player.pk and others.exists():
             raise StaleAction(HAND_OVER_FIRST)
-        if group.owner_id == player.pk:
+        group_pk, ended = group.pk, group.owner_id == player.pk
+        if ended:
             group.delete()
-            ended = True
         else:
             group.memberships.filter(player=player).delete()
-            ended = False
-    notify.group_changed(group_id)
+    notify.group_changed(group_pk)
     return ended
 
 
