@@ -285,3 +285,11 @@ def test_the_members_lobbies_list_a_table_for_the_group(group):
     assert "Bo abrió una mesa para Friday dice (1 de 6)" in spanish
     client_for("ana").post(f"/t/{table.code}/join/")
     assert "opened a table" not in client_for("ana").get("/online/").text  # seated now
+
+
+def test_groups_are_linked_from_the_navigation_and_ones_own_profile(group):
+    bo = client_for("bo")
+    assert '<a href="/groups/">Groups</a>' in bo.get("/").text
+    own = bo.get(f"/p/{pk('bo')}/").text
+    assert 'href="/groups/">My groups</a>' in own
+    assert 'href="/groups/">My groups</a>' not in bo.get(f"/p/{pk('ana')}/").text
