@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from types import ModuleType
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -150,10 +150,11 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
 
 
 class PairsWhileWaiting(PresenceConsumer):
-    """A page whose player may wait in a queue: it asks the queue (``pair_if_waiting``) for a
-    pairing every few seconds, whichever process holds the other pages."""
+    """A page whose player may wait in a queue: it asks the queue's module (its
+    ``pair_if_waiting``) for a pairing every few seconds, whichever process holds the other
+    pages."""
 
-    pair_if_waiting: Callable[[str | None], object]
+    queue: ModuleType
 
     async def connect(self) -> None:
         await super().connect()
@@ -170,7 +171,7 @@ class PairsWhileWaiting(PresenceConsumer):
         while self.visitor:
             await asyncio.sleep(ranked.PAIR_SECONDS)
             try:
-                await database_sync_to_async(self.pair_if_waiting)(self.visitor)
+                await database_sync_to_async(self.queue.pair_if_waiting)(self.visitor)
             except Exception:  # a failed try (the database busy...) must not stop the next ones
                 logger.exception("Pairing a queue failed")
 
@@ -180,7 +181,7 @@ class LobbyConsumer(PairsWhileWaiting):
     few seconds (``lobby.ranked``): windows widen with time, with nobody clicking anything."""
 
     groups_of_page = (notify.LOBBY_GROUP,)
-    pair_if_waiting = staticmethod(ranked.pair_if_waiting)
+    queue = ranked
 
     async def lobby_changed(self, event: dict) -> None:
         html = await database_sync_to_async(render_lobby)(self.visitor, self.page)
@@ -192,7 +193,7 @@ class PlayNowConsumer(PairsWhileWaiting):
     for a pairing meanwhile, and goes to the game once paired."""
 
     path = "/play-now/"
-    pair_if_waiting = staticmethod(playnow.pair_if_waiting)
+    queue = playnow
 
     async def connect(self) -> None:
         await super().connect()
