@@ -28,6 +28,7 @@ WORDS = {
         "offer": "Nobody yet: play the computer?",
         "round": "Round 1 of 13",
         "stop": "Stop waiting",
+        "back": "You are waiting: back to it",
     },
     "es-ES": {
         **LOBBY_WORDS["es-ES"],
@@ -36,6 +37,7 @@ WORDS = {
         "offer": "Nadie todavía: ¿juegas contra la máquina?",
         "round": "Ronda 1 de 13",
         "stop": "Dejar de esperar",
+        "back": "Estás esperando: vuelve a la espera",
     },
 }
 
@@ -78,6 +80,12 @@ def test_two_presses_a_few_seconds_apart_land_in_one_game(
     offer = ana.get_by_role("heading", name=words["offer"])
     expect(offer).to_be_hidden()
     ana.screenshot(path=shots / f"{tag}-1-waiting.png", full_page=True)
+    # Her home page, in another tab, leads back to the wait instead of a second press.
+    home = ana.context.new_page()
+    home.goto(server.url + "/")
+    expect(home.get_by_role("link", name=words["back"])).to_be_visible()
+    home.locator("#play-now").screenshot(path=shots / f"{tag}-1-home-waiting.png")
+    home.close()
     # After the wait the computer is offered, on the page as it is (no reload): Ana waits on.
     expect(offer).to_be_visible(timeout=WAIT_SECONDS * 1000 + 5000)
     ana.screenshot(path=shots / f"{tag}-2-offer.png", full_page=True)
