@@ -62,7 +62,7 @@ def press(visitor: str | None, *, address: str | None = None) -> Game | None:
         PlayNowEntry.objects.update_or_create(
             player=player, defaults={"joined_at": timezone.now(), "game": None}
         )
-        presence.page_loaded(player.visitor)  # here until the waiting page's socket says so
+        here(player.visitor)  # until the waiting page's socket says so
         started = pair_waiting()
     return next((game for game in started if game.seat_of(player.visitor)), None)
 
@@ -110,9 +110,16 @@ def still_here(visitor: str | None) -> str | None:
     JavaScript has no socket to say so) and pairs if someone else waits. The game this browser's
     player was paired into, if any."""
     if waiting_since(visitor) is not None:
-        presence.page_loaded(visitor)
+        here(visitor)
         pair_waiting()
     return paired_game(visitor)
+
+
+def here(visitor: str) -> None:
+    """A press or a load of the waiting page: its player is here a while (``page_loaded``); if
+    that took them online, the lobby's list of who is online shows them."""
+    if presence.page_loaded(visitor):
+        notify.lobby_changed()
 
 
 def pair_if_waiting(visitor: str | None) -> list[Game]:

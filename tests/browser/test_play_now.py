@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.online import LAPTOP, LOBBY_WORDS, PHONE, go_online
+from tests.browser.online import LAPTOP, LOBBY_WORDS, PHONE, go_online, wait_until
 from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,10 +120,16 @@ def test_who_closed_the_waiting_page_is_not_paired(browser, server):
     ana = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
     bo = browser.new_context(viewport=LAPTOP, locale="en-GB").new_page()
     go_online(bo, server.url, "Bo", words)
+    # When Ana's waiting page's socket is open (the handshake answered), it speaks for her.
+    devtools = ana.context.new_cdp_session(ana)
+    devtools.send("Network.enable")
+    opened = []
+    devtools.on("Network.webSocketHandshakeResponseReceived", lambda event: opened.append(event))
     press_play_now(ana, server.url, "Ana", words)
     expect(ana.get_by_role("heading", name=words["waiting"])).to_be_visible()
     online = bo.locator("#online")
-    expect(online).to_contain_text("Ana")  # her waiting page keeps her online...
+    expect(online).to_contain_text("Ana")  # pressing took her online...
+    wait_until(ana, lambda: opened, "Ana's waiting page's socket")
     ana.close()
     expect(online).not_to_contain_text("Ana")  # ...closed, she is gone at once
     press_play_now(bo, server.url, None, words)

@@ -202,3 +202,28 @@ def test_two_presses_at_once_make_one_game():
     assert sorted(v for game in games for v in seats_of(game)) == sorted(names)
     assert sum(answer is not None for answer in answers) == 2
     assert PlayNowEntry.objects.filter(game=None).count() == 0
+
+
+def test_a_press_shows_its_player_online_in_the_lobby_and_a_pairing_sends_both_pages(
+    django_capture_on_commit_callbacks,
+):
+    from games import events
+
+    named("ana", "Ana"), named("bo", "Bo")
+    Player.objects.update(online_until=None)  # named long ago, offline since
+    sent = []
+    events.group_message.connect(
+        lambda group, message, **kwargs: sent.append((group, message["type"])),
+        weak=False,
+        dispatch_uid="test-play-now",
+    )
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            playnow.press("ana")
+        assert sent == [("lobby", "lobby.changed")]  # Ana came online: the lobby's list shows her
+        sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            playnow.press("bo")
+    finally:
+        events.group_message.disconnect(dispatch_uid="test-play-now")
+    assert {group for group, kind in sent if kind == "navigate"} == {"player-ana", "player-bo"}
