@@ -1,10 +1,11 @@
 """Panels an app shows on another app's page: the hook a page offers, so that its app never
 imports the panel's (the chat on a game's page and on a table's page).
 
-A page offers a place by name (``GAME_PAGE``, ``TABLE_PAGE``); an app built above it adds its
-panel there in its ``AppConfig.ready()``. The page's view merges ``page_context`` into its own
-and its template includes each of ``panels``; the page's socket consumer hands a message
-``panel.changed`` to ``redraw`` (and may ask every panel to ``catch_up`` when it (re)connects).
+A page offers a place by name (``GAME_PAGE``, ``TABLE_PAGE``, ``HOME_PAGE``); an app built
+above it adds its panel there in its ``AppConfig.ready()``. The page's view merges
+``page_context`` into its own and its template includes each of ``panels``; the page's socket
+consumer hands a message ``panel.changed`` to ``redraw`` (and may ask every panel to
+``catch_up`` when it (re)connects).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from core.socket_messages import PanelChanged
 
 GAME_PAGE = "game"  # a game's page: the subject is the game (its view), or its id (its socket)
 TABLE_PAGE = "table"  # a private table's page: the subject is the table's code
+HOME_PAGE = "home"  # the home page, among the ways to start a game: no subject (None)
 
 # What a panel sends an open page: (consumer, subject, message, catch_up) -> None.
 Push = Callable[[Any, Any, dict, bool], Awaitable[None]]
