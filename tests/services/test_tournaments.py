@@ -254,3 +254,34 @@ def test_the_pot_goes_to_the_podium_ties_sharing_and_nothing_left(places, pot, p
 
     assert prizes(places, pot) == paid
     assert sum(paid.values()) in (0, pot)
+
+
+def test_a_groups_page_lists_its_tournaments_under_way_upcoming_and_past():
+    from tests.clients import online
+
+    ana = online("ana", "Ana")
+    online("bo", "Bo")
+    me, bo = Player.objects.get(visitor="ana"), Player.objects.get(visitor="bo")
+    group = Group.objects.create(name="Club", owner=me)
+    for member in (me, bo):
+        Membership.objects.create(group=group, player=member)
+    later = services.create("ana", arena(name="Next week", group_id=group.pk))
+    now = services.create("ana", arena(name="Tonight", group_id=group.pk))
+    for visitor in ("ana", "bo"):
+        services.join(now.pk, visitor)
+    services.start_now(now.pk, "ana")
+    alone = services.create("ana", arena(name="Nobody came", group_id=group.pk))
+    services.start_now(alone.pk, "ana")
+    services.create("ana", arena(name="Not the group's"))
+    page = ana.get(f"/groups/{group.pk}/").text
+    under_way, upcoming, past = (
+        page.split(f">{title}</h3>")[1].split("</ul>")[0]
+        for title in ("Under way", "Upcoming", "Past")
+    )
+    assert f'href="/tournament/{now.pk}/">Tonight</a>' in under_way and "2 players" in under_way
+    assert f'href="/tournament/{later.pk}/">Next week</a>' in upcoming and "0 players" in upcoming
+    assert "Nobody came" in past and "Cancelled" in past
+    assert "Not the group" not in page
+    assert f'href="/tournaments/new/?group={group.pk}"' in page
+    spanish = ana.get(f"/groups/{group.pk}/", headers={"Accept-Language": "es"}).text
+    assert "Arena · 2 jugadores" in spanish
