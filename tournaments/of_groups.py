@@ -26,7 +26,7 @@ def group_tournaments(group, viewer) -> dict:
     )[:PAST_SHOWN]
     new_url = f"{reverse('tournaments:new')}?group={group.pk}" if viewer is not None else ""
     return {
-        "under_way": [_line(t, t.ends_at) for t in under_way],
+        "under_way": [_line(t, None) for t in under_way],  # a bare time would read as its start
         "upcoming": [_line(t, t.starts_at) for t in upcoming],
         "past": [_line(t, t.finished_at) for t in past],
         "new_url": new_url,
