@@ -15,6 +15,7 @@ from collections import defaultdict
 from datetime import timedelta
 
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -144,6 +145,7 @@ def _standing(row: standings.Row, bots: dict[int, str]) -> dict:
         "paused": row.paused,
         "left": row.left,
         "game_id": row.game_id,
+        "watch": reverse("games:play", args=[row.game_id]) if row.game_id else "",
         "computer": row.computer,
     }
 
