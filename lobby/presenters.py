@@ -14,7 +14,7 @@ from games.clock import TURN_SECONDS
 from games.models import Game, Seat
 from games.presence import gone_from
 from games.presenters.players import continue_entry, seat_name
-from lobby import apart, diamonds, ranked
+from lobby import apart, diamonds, hooks, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -99,6 +99,7 @@ def lobby_context(visitor: str | None) -> dict:
         "online": online_list(me, now, favoured),
         "favourites": favourites_list(favoured, now) if favoured else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
+        "tables_for_me": hooks.TABLES_FOR(me) if me else [],  # a group's tables
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [
             {"name": challenge.challenged.name, "until": challenge.answered_at + DECLINE_SHOWN}
@@ -126,6 +127,11 @@ def your_turn(visitor: str | None) -> list[dict]:
     return [continue_entry(game, visitor, your_turn=True) for game in games]
 
 
+def qr_svg(url: str) -> str:
+    """A link's QR code, as an inline SVG a page shows (a table's, a group's invite)."""
+    return segno.make(url, error="m").svg_inline(scale=4)
+
+
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:
     """A table's seats, whether this visitor can join or start it, and its QR code (None when
     there is no such table, or it expired)."""
@@ -143,7 +149,9 @@ def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> 
         "full": len(seats) >= MAX_TABLE_SEATS,
         "max_seats": MAX_TABLE_SEATS,
         "timer_choices": TURN_SECONDS,  # what the host may choose when starting
-        "qr_svg": segno.make(absolute_url, error="m").svg_inline(scale=4) if absolute_url else "",
+        "qr_svg": qr_svg(absolute_url) if absolute_url else "",
+        "for_group": hooks.TABLE_FOR(table),  # a group's table: whose (None: anyone's)
+        "admitted": me is not None and not hooks.TABLE_ADMITS(table, me),
     }
 
 

@@ -88,6 +88,12 @@ def test_every_page_type_has_no_wcag_21_aa_violation(browser, base, language, vi
     page.locator("form[action$='/table/new/'] button").click()
     expect(page).to_have_url(re.compile(r"/t/\w+/"))
     check("private table")
+    page.goto(base + "/groups/")
+    check("my groups")
+    page.locator("#group-name").fill(f"Group {language}")
+    page.locator("form[action$='/groups/new/'] button").click()
+    expect(page.locator("#members")).to_be_visible()
+    check("group page")
     context.close()
     broken = {name: lines for name, lines in found.items() if lines}
     assert len(found) >= 18
