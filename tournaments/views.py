@@ -20,6 +20,7 @@ from core.answers import Refusal, answers_refusals, form_navigation, refusal_for
 from core.errors import error_page
 from core.identity import rotate_session_key, visitor_id
 from lobby import services as lobby
+from lobby.presenters import qr_svg
 from tournaments import clock, presenters, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
@@ -101,6 +102,7 @@ def _page(
             for part in LIVE_PARTS
         )
         return HttpResponse(html, status=status)
+    context["qr_svg"] = qr_svg(link)  # drawn with the whole page only
     return render(request, "tournaments/tournament.html", context, status=status)
 
 

@@ -313,3 +313,17 @@ def test_the_end_shows_a_podium_and_each_players_games():
     assert "Cy" in page.split('class="podium"')[1].split("</ol>")[0]
     assert "won" in page and "see the game" in page
     assert Game.objects.get(pk=row.game_id).status == Game.Status.FINISHED
+
+
+def test_a_groups_page_lists_its_tournaments_and_makes_one_for_it():
+    ana = online("ana", "Ana")
+    group = Group.objects.create(name="Cousins", owner=ana_player())
+    Membership.objects.create(group=group, player=ana_player())
+    page = ana.get(f"/groups/{group.pk}/").text
+    assert "The group has no tournaments yet." in page
+    new = re.search(r'href="(/tournaments/new/\?group=[^"]+)"', page)[1]
+    assert f'<option value="{group.pk}" selected>Cousins</option>' in ana.get(new).text
+    make(name="Cousins cup", group_id=group.pk)
+    make(name="Not theirs")
+    page = ana.get(f"/groups/{group.pk}/").text
+    assert "Cousins cup" in page and "Arena · 0 players" in page and "Not theirs" not in page
