@@ -85,7 +85,9 @@ def summarise(
                 mode=game.mode,
                 ranked=game.ranked,
                 stake=game.stake,
-                daily=game.reveal_after is not None,
+                # A duplicate tournament's round shows its seed later too, but is always timed;
+                # the daily challenge never is.
+                daily=game.reveal_after is not None and not game.turn_seconds,
                 finished_at=game.updated_at or timezone.now(),
                 total=card.total,
                 upper_bonus=card.upper_bonus > 0,

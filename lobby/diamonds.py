@@ -17,10 +17,16 @@ checks that, and that all diamonds held or in play add up to all diamonds ever g
 - At the game's end, in the transaction of its final action, the winner takes the pot; a tie
   splits it; a seat that left for good loses (the other wins). The pot of a game is what its
   stakes took out less what it paid back: 0 for every finished game.
+- A pot that is not a game's is named (``DiamondEntry.pot``; a tournament's is
+  "tournament:<id>", the lobby imports no tournament): entry fees go in (``ENTRY``), a fee comes
+  back at most once (``REFUND``, its ``refund_of`` unique), and the podium is paid once
+  (``PRIZE``, one a player and pot). Until it is paid out, a named pot's diamonds are in play:
+  the audit counts them so, and a player's fees in it count as theirs for the top-up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -120,13 +126,24 @@ def balance(player: Player) -> int:
 
 
 def in_play(player: Player) -> int:
-    """The player's diamonds in the pots of games not finished: staked, not yet won or lost."""
+    """The player's diamonds in the pots of games not finished (staked, not yet won or lost) and
+    in named pots still holding diamonds (a tournament's fee, not yet given back or paid out)."""
     moved = (
         DiamondEntry.objects.filter(player=player, game__isnull=False)
         .exclude(game__status=Game.Status.FINISHED)
         .aggregate(total=Sum("amount"))["total"]
     )
-    return -(moved or 0)
+    holding = (
+        DiamondEntry.objects.exclude(pot="")
+        .values("pot")
+        .annotate(total=Sum("amount"))
+        .filter(total__lt=0)
+        .values("pot")
+    )
+    fees = DiamondEntry.objects.filter(
+        player=player, reason=Reason.ENTRY, refund__isnull=True, pot__in=holding
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(moved or 0) - (fees or 0)
 
 
 def _topped_up_today(player: Player) -> bool:
@@ -195,6 +212,12 @@ def settle_game(sender, game: Game, state, **kwargs) -> None:
     settle(game, {player.pk: results[visitors[player.visitor]] for player in players})
 
 
+# Which of these named pots are closed (their tournament is over: every fee given back or paid
+# out): the apps that name pots answer, in their ``AppConfig.ready``; the audit checks that a
+# closed pot is empty.
+CLOSED_POTS: list[Callable[[list[str]], set[str]]] = []
+
+
 @dataclass
 class Audit:
     """What ``audit`` found: the totals, and every mismatch as a line."""
@@ -243,9 +266,13 @@ def audit() -> Audit:
             .annotate(total=Sum("amount"))
             .order_by()
         )
+        named = list(named)
+        closed = set().union(*(hook([name for name, _ in named]) for hook in CLOSED_POTS))
         for name, total in named:  # a tournament's fees are in play until its prizes are paid
             if total > 0:
                 report.problems.append(f"{name}: paid out {total} more than it took")
+            if name in closed and total != 0:
+                report.problems.append(f"{name}: over with {-total} left in its pot")
             report.in_play -= total
         report.granted = (
             DiamondEntry.objects.filter(reason__in=[Reason.GRANT, Reason.TOP_UP]).aggregate(

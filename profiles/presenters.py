@@ -31,6 +31,9 @@ REASON_WORDS = {
     DiamondEntry.Reason.STAKE: _("Stake"),
     DiamondEntry.Reason.WINNINGS: _("Won the pot"),
     DiamondEntry.Reason.SHARE: _("Tie: half the pot"),
+    DiamondEntry.Reason.ENTRY: _("Tournament entry fee"),
+    DiamondEntry.Reason.PRIZE: _("Tournament prize"),
+    DiamondEntry.Reason.REFUND: _("Entry fee given back"),
 }
 # The rating chart's drawing area, in the SVG's own units (it scales to the page's width).
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 600, 160, 12

@@ -142,3 +142,16 @@ def online(server: Server, name: str) -> Browser:
     status, _ = player.post("/online/name/", {"name": name})
     assert status == 200, name
     return player
+
+
+def move(player: Browser, game: str, step: int) -> int:
+    """Roll once (an even step), or score the first open box (an odd one), on the game at this
+    address: the step the game is at after it."""
+    if step % 2 == 0:
+        status, _ = player.post(game + "roll/", {"step": step, "held": "00000"}, htmx=True)
+    else:
+        _, page = player.get(game)
+        box = re.search(r'href="\?select=(\w+)"', page)[1]
+        status, _ = player.post(game + "score/", {"step": step, "box": box}, htmx=True)
+    assert status == 200, (step, status)
+    return step + 1

@@ -278,10 +278,12 @@ def _swiss(tournament: Tournament, now: datetime) -> bool:
         for row in rows:
             matches.setdefault((row.entry_id, row.opponent_id), []).append(row)
         entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+        gone = _gone(entries.values())
         again = [
             (entry_id, opponent_id)
             for (entry_id, opponent_id), games_played in matches.items()
             if (opponent_id is None or entry_id < opponent_id)
+            and not {entry_id, opponent_id} & gone  # who left has lost the match
             and not match_over([g.result for g in games_played], tournament.best_of)
         ]
         for entry_id, opponent_id in again:
@@ -294,11 +296,15 @@ def _swiss(tournament: Tournament, now: datetime) -> bool:
     return _swiss_round(tournament)
 
 
+def _gone(entries) -> frozenset[int]:
+    return frozenset(entry.pk for entry in entries if entry.status == Entry.Status.LEFT)
+
+
 def _swiss_round(tournament: Tournament) -> bool:
     players = _active(tournament)
     rows = list(tournament.games.all())
     points: dict[int, float] = {}
-    for result in swiss_results(tournament, rows):
+    for result in swiss_results(tournament, rows, _gone(tournament.entries.all())):
         points[result.player] = points.get(result.player, 0.0) + result.result
     met: dict[int, set[int]] = {}
     had_computer: set[int] = set()

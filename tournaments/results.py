@@ -79,6 +79,16 @@ def _arena_points(row: TournamentGame) -> int:
     return arena.game_points(history)[-1]
 
 
+def closed_pots(names: list[str]) -> set[str]:
+    """Of these pot names, those of tournaments that are over (``lobby.diamonds.CLOSED_POTS``:
+    the audit checks they are empty)."""
+    ids = [name.removeprefix("tournament:") for name in names if name.startswith("tournament:")]
+    over = Tournament.objects.filter(
+        pk__in=ids, status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+    ).values_list("pk", flat=True)
+    return {pot_name(pk) for pk in over}
+
+
 def refund_fees(tournament: Tournament, players: list[Player] | None = None) -> int:
     """Give back the fees of the pot not given back yet (of ``players``, or everyone's); how
     many diamonds. In the caller's transaction."""

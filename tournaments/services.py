@@ -265,7 +265,9 @@ def leave(tournament_id: str, visitor: str | None) -> Entry:
         playing = Tournament.objects.filter(pk=tournament_id).first()
         entry = playing and playing.entries.filter(player=player).first()
         ongoing = entry and current_game(entry)
-        if ongoing is not None:  # the game's lock first, then the tournament's, as a game's end
+        # The game's lock first, then the tournament's, as a game's end takes them. A duplicate
+        # round's solo game is not resigned: its turns time out (three in a row end it).
+        if ongoing is not None and ongoing.game.mode == Game.Mode.ONLINE:
             seat = ongoing.game.seat_of(player.visitor)
             with suppress(StaleAction):  # it ended meanwhile: its result stands
                 resign(ongoing.game_id, player.visitor, seat.position if seat else None)

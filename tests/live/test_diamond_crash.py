@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-from tests.servers import ROOT, Browser, Server
+from tests.servers import ROOT, Browser, Server, move
 
 CHECK = """
 import json
@@ -60,18 +60,6 @@ def diamond_match(server: Server) -> tuple[Browser, Browser, str]:
     _, page = bo.post(accept, {})
     game_id = re.search(r"/ws/game/([\w-]+)/", page)[1]
     return ana, bo, f"/game/{game_id}/"
-
-
-def move(player: Browser, game: str, step: int) -> int:
-    """Roll once, or score the first open box: the step the game is at after it."""
-    if step % 2 == 0:
-        status, _ = player.post(game + "roll/", {"step": step, "held": "00000"}, htmx=True)
-    else:
-        _, page = player.get(game)
-        box = re.search(r'href="\?select=(\w+)"', page)[1]
-        status, _ = player.post(game + "score/", {"step": step, "box": box}, htmx=True)
-    assert status == 200, (step, status)
-    return step + 1
 
 
 def test_killed_at_the_last_score_no_diamond_is_made_or_lost(tmp_path):

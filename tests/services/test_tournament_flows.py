@@ -304,3 +304,135 @@ def test_two_players_on_the_same_seed_see_the_same_faces_for_the_same_holds():
     games.perform(third.id, "cy", "roll", {"held": [False] * 5}, 0)
     third.refresh_from_db()
     assert third.seed != seed
+
+
+def test_a_duplicate_rounds_game_is_not_summed_up_as_a_daily_challenge():
+    from history.models import Summary
+
+    made = make(["ana", "bo"], format="duplicate", rounds=1)
+    services.start_now(made.pk, "ana")
+    play_round(Tournament.objects.get(pk=made.pk))
+    assert Summary.objects.count() == 2 and not Summary.objects.filter(daily=True).exists()
+
+
+def test_leaving_a_duplicate_round_leaves_its_game_to_the_timer():
+    made = make(["ana", "bo"], format="duplicate", rounds=2)
+    services.start_now(made.pk, "ana")
+    services.leave(made.pk, "bo")
+    bo = Entry.objects.get(player__visitor="bo")
+    assert bo.status == Entry.Status.LEFT
+    assert services.current_game(bo).game.status == Game.Status.PLAYING  # the timer ends it
+    play_round(Tournament.objects.get(pk=made.pk))
+    made.refresh_from_db()
+    assert made.round == 2
+    assert TournamentGame.objects.filter(round=2).get().entry.player.visitor == "ana"
+
+
+def test_an_arena_pairs_again_as_soon_as_a_game_ends(django_capture_on_commit_callbacks):
+    made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+    services.start_now(made.pk, "ana")
+    first, second = under_way(made)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        play_out(first)
+    # Its two players wait for the other game's; once that ends, all four are paired again at
+    # once, with nobody else calling the clock, and never against the one they just played.
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(second)
+    again = under_way(Tournament.objects.get(pk=made.pk))
+    assert len(again) == 2
+    for game in again:
+        seated = TournamentGame.objects.filter(game=game)
+        before = {row.entry_id: row.opponent_id for row in seated}
+        for row in seated:
+            last = TournamentGame.objects.filter(
+                entry=row.entry_id, finished_at__isnull=False
+            ).get()
+            assert last.opponent_id != before[row.entry_id]
+    assert sent  # the result was announced after its commit
+
+
+def test_a_rated_arena_rates_games_between_people_and_never_the_computers(
+    django_capture_on_commit_callbacks,
+):
+    from lobby.models import RatingChange
+
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30, rated=True, computer="beginner")
+    services.start_now(made.pk, "ana")
+    people = under_way(made)[0]
+    assert people.ranked and people.turn_seconds == made.turn_seconds
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    clock.advance(made.pk)
+    computer = next(g for g in under_way(made) if g.pk != people.pk)
+    assert not computer.ranked
+    play_out(people), play_out(computer)
+    assert RatingChange.objects.filter(game=people).count() == 2
+    assert not RatingChange.objects.filter(game=computer).exists()
+
+
+def test_a_swiss_of_two_people_and_two_computers_plays_every_pairing_out():
+    made = make(["ana", "bo"], format="swiss", rounds=3)
+    services.add_computer(made.pk, "ana", "beginner")
+    services.add_computer(made.pk, "ana", "beginner")
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    while made.status == Tournament.Status.RUNNING:
+        play_round(made)
+    rows = TournamentGame.objects.filter(tournament=made)
+    assert rows.count() == 12 and not rows.filter(finished_at__isnull=True).exists()
+    assert not rows.filter(against_computer=True, opponent=None).exists()  # nobody odd
+    table = standings(made)
+    assert sum(row.points for row in table) == 6  # three rounds of two matches: 1 point each
+
+
+def test_manage_py_tournaments_starts_what_is_due():
+    from django.core.management import call_command
+
+    from games import timeouts
+
+    made = make(["ana", "bo"], format="arena", minutes=30)
+    Tournament.objects.filter(pk=made.pk).update(starts_at=timezone.now())
+    call_command("tournaments")
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.RUNNING and len(under_way(made)) == 1
+    assert clock.sweep in timeouts.SWEPT_WITH  # every socket server's sweep runs it too
+
+
+def test_the_coach_is_off_in_a_duplicate_round_and_for_a_berserk_seat():
+    from games.models import Seat
+    from tests.clients import client_for
+
+    made = make(["ana", "bo"], format="duplicate", rounds=1)
+    services.start_now(made.pk, "ana")
+    game = Game.objects.get(tournament_games__entry__player__visitor="ana")
+    games.perform(game.id, "ana", "roll", {"held": [False] * 5}, 0)
+    page = client_for("ana").get(f"/game/{game.id}/").text
+    assert "hint-button" not in page and 'class="odds"' not in page
+    practice = games.start_solo_game("ana")
+    games.perform(practice.id, "ana", "roll", {"held": [False] * 5}, 0)
+    page = client_for("ana").get(f"/game/{practice.id}/").text
+    assert "hint-button" in page and 'class="odds"' in page
+    Seat.objects.filter(game=practice).update(berserk=True)
+    page = client_for("ana").get(f"/game/{practice.id}/").text
+    assert "hint-button" not in page and 'class="odds"' not in page
+
+
+def test_a_swiss_player_who_leaves_mid_match_loses_it_and_is_not_paired_again():
+    made = make(["ana", "bo", "cy", "di"], format="swiss", rounds=3, best_of=3)
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    di = Entry.objects.get(player__visitor="di")
+    opponent = services.current_game(di).opponent
+    services.leave(made.pk, "di")
+    for _ in range(6):  # the other match of round 1 is played out; Di's is over
+        if made.round > 1:
+            break
+        play_round(made)
+    assert made.round == 2
+    assert list(TournamentGame.objects.filter(entry=di, round=1).values_list("result")) == [(0.0,)]
+    assert not TournamentGame.objects.filter(entry=di, round=2).exists()
+    won = next(row for row in standings(made) if row.entry_id == opponent.pk)
+    assert won.points == 1.0
+    left = next(row for row in standings(made) if row.entry_id == di.pk)
+    assert left.left and left.points == 0.0

@@ -165,3 +165,42 @@ def test_standings_list_every_entry_with_the_computer_marked():
         (1, "Ana", 0.0, False),
         (1, "Computer (beginner)", 0.0, True),
     ]
+
+
+def test_a_players_statement_names_the_fee_and_its_refund():
+    from tests.clients import online
+
+    bo = online("bo", "Bo")
+    profile("ana", "Ana")
+    made = services.create("ana", arena(entry_fee=30))
+    services.join(made.pk, "bo")
+    services.leave(made.pk, "bo")
+    page = bo.get("/me/", follow=True).text
+    assert "Tournament entry fee" in page and "Entry fee given back" in page
+    spanish = bo.get("/me/", follow=True, headers={"Accept-Language": "es"}).text
+    assert "Inscripción a un torneo" in spanish and "Inscripción devuelta" in spanish
+
+
+def test_a_fee_in_a_pot_counts_as_the_players_for_the_daily_top_up():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=450))
+    services.join(made.pk, "bo")
+    bo = Player.objects.get(visitor="bo")
+    assert diamonds.balance(bo) == 50  # 450 in the pot: not short of the floor
+    services.leave(made.pk, "bo")
+    assert Player.objects.get(visitor="bo").diamonds == 500
+    assert audit_ok().granted == 1000
+
+
+def test_the_audit_finds_diamonds_left_in_the_pot_of_a_tournament_that_is_over():
+    from django.db import transaction
+
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=40))
+    services.join(made.pk, "bo")
+    assert audit_ok().in_play == 40
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    assert diamonds.audit().problems == [f"tournament:{made.pk}: over with 40 left in its pot"]
+    with transaction.atomic():  # what the end does: the pot goes out
+        diamonds.move(Player.objects.get(visitor="bo"), 40, "prize", pot=services.pot_name(made))
+    assert audit_ok().in_play == 0

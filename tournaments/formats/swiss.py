@@ -1,7 +1,23 @@
 """Swiss: pairing a round (the Dutch system's core) and the standings with their tie-breaks.
 
-Pairing: players with equal points meet, never two who have met; the odd player out plays the
-computer instead of a bye (the lowest in the standings who has not played it yet).
+Pairing follows the core of FIDE's Dutch system (C.04.3):
+- players in pairing order: points, then rating (the pairing number's order);
+- absolute criteria: no two players meet twice (C1), and the computer, which stands in for the
+  bye, goes at most once to each player (C2) and to the lowest placed who leaves the rest
+  pairable; both kept whenever any pairing keeps them (a rematch is avoided before a second
+  game against the computer);
+- score groups paired from the top: S1 (the top half) against S2 (the bottom half) in order,
+  then S2's transpositions and exchanges with S1, then a float down to the next group; the
+  completion criterion (C4): a group's pairing must leave the rest of the field pairable, else
+  another is tried;
+- when the search runs long or no pairing avoids a rematch, a maximum weight matching (Edmonds'
+  blossom, networkx) pairs as many who have not met as possible, equal points preferred.
+Not followed: colours and everything about them (C3, C10-C13, the colour allocation rules:
+dice have no white and black), the float-history criteria (C14-C21: no float twice in a row;
+a player carries no float history here), the exact order of exchanges and the minimisation of
+the score differences of floaters beyond "nearest group first", and accelerated pairings. The
+search is a depth-first one in the Dutch order, not C.04.3's full sequence of candidate
+evaluations, so on a rare field two programs may pair a group differently; both are legal.
 
 Standings: points, then Buchholz (the sum of one's opponents' points), then Sonneborn-Berger (the
 sum of the points of the opponents one beat, and half of those one drew with). A game against the
@@ -14,6 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import networkx
 
 
 @dataclass(frozen=True)
@@ -29,53 +47,176 @@ class SwissPlayer:
 
 
 def standing_order(player: SwissPlayer) -> tuple[float, float, int]:
-    """The order players are paired in: most points first, then highest rating."""
+    """The pairing order: most points first, then highest rating (then id, to be deterministic)."""
     return (-player.points, -player.rating, player.id)
-
-
-def computer_player(players: Sequence[SwissPlayer]) -> SwissPlayer | None:
-    """Who plays the computer this round: None when the players are even; else the lowest in
-    the order who has not had it yet (the lowest of all when everyone has)."""
-    if len(players) % 2 == 0:
-        return None
-    ordered = sorted(players, key=standing_order)
-    fresh = [player for player in ordered if not player.had_computer]
-    return (fresh or ordered)[-1]
 
 
 def pair_round(players: Sequence[SwissPlayer]) -> tuple[list[tuple[int, int]], int | None]:
     """A round's pairs of ids (the higher placed first), and the id who plays the computer
-    (None when the players are even)."""
+    (None when the players are even).
+
+    >>> field = [SwissPlayer(n, 0, 2000 - n, frozenset()) for n in range(1, 8)]
+    >>> pair_round(field)
+    ([(1, 4), (2, 5), (3, 6)], 7)
+    """
     ids = [player.id for player in players]
     if len(set(ids)) != len(ids):
         raise ValueError("a player is listed twice")
-    odd = computer_player(players)
-    rest = sorted((p for p in players if p is not odd), key=standing_order)
-    pairs = match(rest, allow_rematch=False) or match(rest, allow_rematch=True) or []
+    ordered = sorted(players, key=standing_order)
+    odd, fits = computer_player(ordered)
+    rest = [player for player in ordered if player is not odd]
+    pairs = dutch(rest) if fits else None
+    if pairs is None:
+        pairs = fewest_rematches(rest)
     return pairs, odd.id if odd else None
 
 
-def match(ordered: list[SwissPlayer], allow_rematch: bool) -> list[tuple[int, int]] | None:
-    """Pairs of everyone in ``ordered`` (an even number), each the first unpaired player with the
-    nearest below who fits; backtracking when the rest cannot be paired; None when none fits."""
-    budget = [20_000]
+def computer_player(ordered: Sequence[SwissPlayer]) -> tuple[SwissPlayer | None, bool]:
+    """Who plays the computer, and whether the others can then be paired without a rematch.
 
-    def search(left: list[SwissPlayer]) -> list[tuple[int, int]] | None:
+    Nobody when the players are even; else the lowest placed who has not played it yet and
+    leaves the others a round without a rematch (FIDE's rule for the bye, the computer in its
+    place); then the lowest placed who leaves that, even if they had the computer (a rematch is
+    the worse of the two); then the lowest who has not had it."""
+    if len(ordered) % 2 == 0:
+        return None, pairable(ordered)
+    upward = list(reversed(ordered))
+    fresh = [player for player in upward if not player.had_computer]
+    for candidate in (*fresh, *(player for player in upward if player.had_computer)):
+        if pairable([player for player in ordered if player is not candidate]):
+            return candidate, True
+    return (fresh or upward)[0], False
+
+
+def have_met(a: SwissPlayer, b: SwissPlayer) -> bool:
+    """Whether ``a`` and ``b`` played each other already (either side may say so)."""
+    return b.id in a.opponents or a.id in b.opponents
+
+
+def pairable(players: Sequence[SwissPlayer]) -> bool:
+    """Whether ``players`` (an even number) can all be paired with nobody meeting twice: a quick
+    greedy pairing proves it in the usual case, else a maximum matching decides."""
+    if greedy_pairs(players) or greedy_pairs(most_constrained_first(players)):
+        return True
+    return len(new_pairs_matching(players)) * 2 == len(players)
+
+
+def greedy_pairs(players: Sequence[SwissPlayer]) -> bool:
+    """Whether pairing each player in turn with the first one left they have not met, then
+    mending what is left by swapping partners with a pair already made, pairs everyone (True
+    proves ``players`` pairable; False proves nothing)."""
+    pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
+    left = list(players)
+    stuck: list[SwissPlayer] = []
+    while left:
+        top = left.pop(0)
+        partner = next((other for other in left if not have_met(top, other)), None)
+        if partner is None:
+            stuck.append(top)
+        else:
+            left.remove(partner)
+            pairs.append((top, partner))
+    while stuck:
+        x = stuck.pop()
+        mended = next(
+            (
+                (y, index, new)
+                for y in stuck
+                for index, (a, b) in enumerate(pairs)
+                for new in (((x, a), (y, b)), ((x, b), (y, a)))
+                if not any(have_met(*pair) for pair in new)
+            ),
+            None,
+        )
+        if mended is None:
+            return False
+        y, index, new = mended  # x and y take a pair's two players, who part
+        stuck.remove(y)
+        pairs.pop(index)
+        pairs += new
+    return True
+
+
+def most_constrained_first(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
+    """``players`` by how few of the others they may still meet, fewest first."""
+    ids = {player.id for player in players}
+    return sorted(players, key=lambda player: len(ids) - len(player.opponents & ids))
+
+
+def new_pairs_matching(players: Sequence[SwissPlayer]) -> set[tuple[int, int]]:
+    """A maximum set of pairs of indices into ``players`` who have not met (Edmonds' blossom
+    algorithm, networkx's)."""
+    graph = networkx.Graph()
+    graph.add_nodes_from(range(len(players)))
+    # Float weights: networkx checks its answer's optimality, slowly, only for integer ones.
+    graph.add_weighted_edges_from(
+        (i, j, 1.0)
+        for i, a in enumerate(players)
+        for j in range(i + 1, len(players))
+        if not have_met(a, players[j])
+    )
+    return {tuple(sorted(pair)) for pair in networkx.max_weight_matching(graph)}
+
+
+SEARCH_BUDGET = 5_000  # the Dutch search's steps before the matching takes over
+
+
+def dutch(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]] | None:
+    """The Dutch system's pairs of ``ordered`` (in pairing order, an even number, known to be
+    pairable): the highest unpaired player meets, in this order of preference, the top of the
+    bottom half of their score group, the rest of that half, the lowest of their own half (an
+    exchange), then the highest of the lower groups (a float down); at each new score group the
+    rest must still be pairable (C.04.3's completion criterion), else the search goes back. None
+    when the budget runs out."""
+    budget = [SEARCH_BUDGET]
+
+    def search(left: list[SwissPlayer], points: float | None) -> list[tuple[int, int]] | None:
         if not left:
             return []
-        budget[0] -= 1
-        if budget[0] < 0:
+        top = left[0]
+        if points is not None and top.points != points and not pairable(left):
             return None
-        top, others = left[0], left[1:]
-        for index, other in enumerate(others):
-            if not allow_rematch and other.id in top.opponents:
+        group = [player for player in left if player.points == top.points]
+        half = len(group) // 2
+        lower = [player for player in left if player.points != top.points]
+        for partner in (*group[max(half, 1) :], *reversed(group[1:half]), *lower):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            if have_met(top, partner):
                 continue
-            rest = search(others[:index] + others[index + 1 :])
+            rest = search([p for p in left[1:] if p is not partner], top.points)
             if rest is not None:
-                return [(top.id, other.id), *rest]
+                return [(top.id, partner.id), *rest]
+            if budget[0] < 0:
+                return None
         return None
 
-    return search(ordered)
+    return search(list(ordered), None)
+
+
+def fewest_rematches(ordered: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
+    """Pairs of ``ordered`` when the Dutch search found none: as many pairs of players who have
+    not met as possible, equal points preferred (a maximum weight matching), then the rest paired
+    in order, rematches only when nothing else pairs everyone."""
+    count = len(ordered)
+    # A half point's difference outweighs any difference of place: penalties, then weights.
+    penalty = {
+        (i, j): int(4 * abs(a.points - ordered[j].points)) * count + (j - i)
+        for i, a in enumerate(ordered)
+        for j in range(i + 1, count)
+        if not have_met(a, ordered[j])
+    }
+    most = max(penalty.values(), default=0) + 1
+    graph = networkx.Graph()
+    graph.add_nodes_from(range(count))
+    graph.add_weighted_edges_from((i, j, float(most - cost)) for (i, j), cost in penalty.items())
+    matched = networkx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted(tuple(sorted(pair)) for pair in matched)
+    paired = {index for pair in pairs for index in pair}
+    left = [index for index in range(count) if index not in paired]
+    pairs += list(zip(left[::2], left[1::2], strict=True))
+    return [(ordered[i].id, ordered[j].id) for i, j in sorted(pairs)]
 
 
 @dataclass(frozen=True)
