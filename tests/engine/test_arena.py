@@ -91,6 +91,14 @@ def test_one_side_of_a_last_game_is_enough_to_keep_them_apart():
     assert pair_waiting(waiting) == ([(2, 3)], [1])
 
 
+def test_players_the_search_window_leaves_apart_still_meet_worked_by_hand():
+    # 1 just played 2 to 7 in turn, and each of them came back to wait (their last opponent: 1).
+    # Within six places of 1 there is nobody 1 may meet; 2-3, 4-5 and 6-7 pair, and 1 meets 8,
+    # far below, rather than wait: every player in a game.
+    waiting = [Waiting(1, 1, 7), *(Waiting(n, n, 1) for n in range(2, 8)), Waiting(8, 20, None)]
+    assert pair_waiting(waiting) == ([(1, 8), (2, 3), (4, 5), (6, 7)], [])
+
+
 def test_two_alone_who_just_met_wait_rather_than_meet_again():
     assert pair_waiting([Waiting(5, 1, 6), Waiting(6, 2, 5)]) == ([], [5, 6])
 

@@ -42,13 +42,10 @@ def test_equal_points_lost_are_parted_by_the_higher_score():
 
 def test_equal_on_both_share_a_rank_to_the_hundredth_and_the_next_skips():
     # 0.1 + 0.2 is 0.30000000000000004 in floating point: the same 0.3 lost, to the hundredth.
+    lost = {(1, 1): 0.1, (1, 2): 0.2, (2, 1): 0.3, (2, 2): 0.0, (3, 1): 1.0, (3, 2): 1.0}
     games = [
-        DuplicateGame(1, 1, 0.1, 250),
-        DuplicateGame(1, 2, 0.2, 250),
-        DuplicateGame(2, 1, 0.3, 250),
-        DuplicateGame(2, 2, 0.0, 250),
-        DuplicateGame(3, 1, 1.0, 240),
-        DuplicateGame(3, 2, 1.0, 240),
+        DuplicateGame(player, round, points, 240 if player == 3 else 250)
+        for (player, round), points in lost.items()
     ]
     assert [(row.id, row.rank, row.points_lost) for row in standings([3, 2, 1], games)] == [
         (1, 1, 0.3),
