@@ -15,6 +15,7 @@ from games.models import Game, Seat
 from groups.models import Group, Membership
 from lobby.models import Player
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text
+from tests.factories import act
 from tournaments import clock, services
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import TournamentOptions
@@ -327,3 +328,18 @@ def test_a_groups_page_lists_its_tournaments_and_makes_one_for_it():
     make(name="Not theirs")
     page = ana.get(f"/groups/{group.pk}/").text
     assert "Cousins cup" in page and "Arena · 0 players" in page and "Not theirs" not in page
+
+
+def test_berserk_after_the_first_roll_is_refused_with_its_reason():
+    tournament, row = started_arena()
+    game = row.game
+    game.refresh_from_db()
+    mover = next(s.visitor for s in game.ordered_seats() if s.position == game.current_seat)
+    act(game, "roll", mover, dice=[1, 2, 3, 4, 5])
+    page = client_for(mover).get(f"/game/{game.id}/").text
+    assert "Back to the tournament" in page and ">Berserk<" not in page  # no longer offered
+    refused = client_for(mover).post(f"{page_of(tournament)}berserk/", headers=HTMX)
+    assert (
+        refused.status_code == 400 and "Berserk is chosen before your first roll." in refused.text
+    )
+    assert not Seat.objects.get(game=game, visitor=mover).berserk
