@@ -52,6 +52,15 @@ def shoot(page: Page, shots: Path, name: str) -> None:
         page.screenshot(path=str(shots / f"tournament-{name}-{size}.png"), full_page=True)
 
 
+def ana_and_bo(browser, base: str, bos_locale: str = "en-GB") -> tuple[Page, Page]:
+    """Two people online, each in a browser of their own (Bo's in his language)."""
+    ana = browser.new_context(locale="en-GB").new_page()
+    bo = browser.new_context(locale=bos_locale).new_page()
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo", LOBBY_WORDS[bos_locale])
+    return ana, bo
+
+
 def standings_row(page: Page, name: str):
     return page.locator("#standings tr", has_text=name)
 
@@ -60,10 +69,7 @@ def standings_row(page: Page, name: str):
 def test_an_arena_of_two_people_and_two_computers_played_to_its_end(browser, server, tmp_path):
     shots = Path(os.environ.get("SCREENSHOTS_DIR", tmp_path))
     base = server.url
-    ana = browser.new_context(locale="en-GB").new_page()
-    bo = browser.new_context(locale="es-ES").new_page()
-    go_online(ana, base, "Ana")
-    go_online(bo, base, "Bo", LOBBY_WORDS["es-ES"])
+    ana, bo = ana_and_bo(browser, base, "es-ES")
     choices = [("Duration (arena)", "10 minutes"), ("Turn timer", "30 seconds")]
     link = make_tournament(ana, base, "Friday arena", "Arena", choices=choices)
     for strength in ("Beginner", "Club player"):
@@ -129,10 +135,7 @@ DIE = re.compile(r"^Die \d: (\d)")
 def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_path):
     shots = Path(os.environ.get("SCREENSHOTS_DIR", tmp_path))
     base = server.url
-    ana = browser.new_context(locale="en-GB").new_page()
-    bo = browser.new_context(locale="en-GB").new_page()
-    go_online(ana, base, "Ana")
-    go_online(bo, base, "Bo")
+    ana, bo = ana_and_bo(browser, base)
     link = make_tournament(
         ana, base, "Same dice", "Duplicate", fills=[("Rounds (Swiss, duplicate)", "1")]
     )
