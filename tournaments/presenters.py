@@ -218,8 +218,9 @@ def _valuations(seats: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[flo
     """(accuracy, points lost) of each valued (game, visitor) among these seats' summaries."""
     if not seats:
         return {}
+    # A seat with no decision of its own (every turn timed out, played by the server) has none.
     found = Summary.objects.filter(
-        game_id__in={game for game, _ in seats}, decisions__isnull=False
+        game_id__in={game for game, _ in seats}, decisions__gt=0
     ).values_list("game_id", "visitor", "accuracy", "loss")
     return {(game, visitor): (accuracy, loss) for game, visitor, accuracy, loss in found}
 
