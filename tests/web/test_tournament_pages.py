@@ -343,3 +343,9 @@ def test_berserk_after_the_first_roll_is_refused_with_its_reason():
         refused.status_code == 400 and "Berserk is chosen before your first roll." in refused.text
     )
     assert not Seat.objects.get(game=game, visitor=mover).berserk
+
+
+def test_the_form_is_worded_in_the_pages_language():
+    page = online("ana", "Ana").get("/tournaments/new/", **ES).text
+    assert ">30 minutos<" in page and ">60 segundos<" in page and ">Arena<" in page
+    assert ">30 minutes<" not in page
