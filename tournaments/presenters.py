@@ -32,6 +32,9 @@ from tournaments.models import Entry, Tournament, TournamentGame
 LIST_SIZE = 20  # tournaments in each list of the tournaments page
 RECENT = timedelta(days=7)  # how long a finished tournament stays in the public list
 PODIUM = 3
+# Games listed under way, the leaders' first: a big arena's hundred would double the standings
+# pushed to every page at every change (each player's row has its own Watch link).
+GAMES_SHOWN = 12
 
 FORMAT_NAMES = {
     Tournament.Format.ARENA: gettext_lazy("Arena"),
@@ -150,16 +153,23 @@ def _standing(row: standings.Row, bots: dict[int, str]) -> dict:
     }
 
 
-def _games_under_way(tournament: Tournament, names: dict[int, object]) -> list[dict]:
-    """The games being played, each with its players' names (one tap to watch)."""
+def _games_under_way(tournament: Tournament, table: list[dict]) -> tuple[list[dict], int]:
+    """The games being played, the leaders' first, each with its players' names (one tap to
+    watch): the first ``GAMES_SHOWN``, and how many more (each player's row has its own)."""
+    names = {row["entry_id"]: row["name"] for row in table}
+    ranks = {row["entry_id"]: row["rank"] for row in table}
     playing = TournamentGame.objects.filter(tournament=tournament, finished_at__isnull=True)
     by_game: dict[str, list] = defaultdict(list)
+    best: dict[str, int] = {}
     for row in playing.order_by("game_id", "entry_id"):
         if row.entry_id in names and names[row.entry_id] not in by_game[row.game_id]:
             by_game[row.game_id].append(names[row.entry_id])
+            best[row.game_id] = min(best.get(row.game_id, ranks[row.entry_id]), ranks[row.entry_id])
         if row.against_computer:
             by_game[row.game_id].append(COMPUTER)
-    return [{"id": game_id, "players": players} for game_id, players in by_game.items()]
+    order = sorted(by_game, key=lambda game_id: (best.get(game_id, 0), game_id))
+    shown = [{"id": game_id, "players": by_game[game_id]} for game_id in order[:GAMES_SHOWN]]
+    return shown, max(0, len(order) - GAMES_SHOWN)
 
 
 def _opponent(row: TournamentGame, names: dict[int, object]):
@@ -243,12 +253,14 @@ def shared_context(tournament: Tournament) -> dict:
     over = tournament.status not in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
     finished = tournament.status == Tournament.Status.FINISHED
     podium = [row for row in table if row["rank"] <= PODIUM and not row["left"]] if finished else []
+    games, more_games = ([], 0) if over else _games_under_way(tournament, table)
     return {
         "tournament": tournament,
         "format_name": FORMAT_NAMES.get(tournament.format, tournament.format),
         "status_name": STATUS_NAMES.get(tournament.status, tournament.status),
         "standings": table,
-        "games_under_way": [] if over else _games_under_way(tournament, names),
+        "games_under_way": games,
+        "more_games": more_games,
         "podium": podium,
         "results": _results(tournament, table, names) if finished else [],
         "player_states": {row.visitor: player_state(row) for row in rows if row.visitor},

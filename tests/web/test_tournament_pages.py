@@ -16,7 +16,7 @@ from groups.models import Group, Membership
 from lobby.models import Player
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text
 from tests.factories import act
-from tournaments import clock, services
+from tournaments import clock, presenters, services
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import TournamentOptions
 
@@ -349,3 +349,11 @@ def test_the_form_is_worded_in_the_pages_language():
     page = online("ana", "Ana").get("/tournaments/new/", **ES).text
     assert ">30 minutos<" in page and ">60 segundos<" in page and ">Arena<" in page
     assert ">30 minutes<" not in page
+
+
+def test_a_big_arena_lists_its_leaders_games_and_counts_the_rest(monkeypatch):
+    tournament, row = started_arena()
+    monkeypatch.setattr(presenters, "GAMES_SHOWN", 0)
+    page = client_for("x").get(page_of(tournament)).text
+    assert "And 1 more game: each player's is in the standings." in page.replace("&#x27;", "'")
+    assert f'href="/game/{row.game_id}/">Watch<' in page  # still one tap away, in the standings
