@@ -9,6 +9,8 @@ the lobby's pages (``lobby.consumers.PresenceConsumer``).
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -39,17 +41,22 @@ def render_own(tournament_id: str, visitor: str | None, page: dict) -> tuple[str
         return _render_own(tournament, visitor, page), tournament.status
 
 
-def render_catch_up(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str, str]:
-    """Everything a page that just (re)connected may have missed: all its live parts, in its
-    language; and the status and the player's state its own parts show ("": gone)."""
+def render_catch_up(
+    tournament_id: str, visitor: str | None, page: dict, drawn_for: tuple[str, str]
+) -> tuple[str, str, str]:
+    """What a page that just (re)connected may have missed: the shared parts in its language,
+    and its own parts if the status or its player's state changed since they were drawn
+    (``drawn_for``); and the status and the state its own parts now show ("": gone)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return "", "", ""
     context = presenters.shared_context(tournament)
-    shared = live.render_shared(context, page["language"])
-    state = context["player_states"].get(visitor or "", "")
-    with translation.override(page["language"]):
-        return shared + _render_own(tournament, visitor, page), tournament.status, state
+    html = live.render_shared(context, page["language"])
+    now = (tournament.status, context["player_states"].get(visitor or "", ""))
+    if now != drawn_for:  # else left alone: a choice being made in its form stays
+        with translation.override(page["language"]):
+            html += _render_own(tournament, visitor, page)
+    return html, *now
 
 
 def render_your_game(url: str, language: str) -> str:
@@ -76,9 +83,12 @@ class TournamentConsumer(PresenceConsumer):
             return
         await super().connect()
         if self.arrived:
+            # What the page's own parts were drawn for (its address says: ``drawn_for``).
+            query = parse_qs(self.scope.get("query_string", b"").decode())
+            drawn_for = (query.get("status", [""])[0], query.get("state", [""])[0])
             render = database_sync_to_async(render_catch_up)
             html, self.status, self.state = await render(
-                self.tournament_id, self.visitor, self.page
+                self.tournament_id, self.visitor, self.page, drawn_for
             )
             if html:
                 await self.send(text_data=html)

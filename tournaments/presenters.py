@@ -17,6 +17,7 @@ from datetime import timedelta
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy, ngettext
 
 from core.identity import visitor_id
@@ -339,9 +340,13 @@ def viewer_context(tournament: Tournament, visitor: str | None) -> dict:
     }
 
 
-def page_context(tournament: Tournament, visitor: str | None, request=None) -> dict:
-    """The whole page."""
-    return shared_context(tournament) | viewer_context(tournament, visitor)
+def page_context(tournament: Tournament, visitor: str | None) -> dict:
+    """The whole page, and what its own parts were drawn for (``drawn_for``: its socket's
+    consumer redraws them on connecting only if that changed meanwhile)."""
+    shared = shared_context(tournament)
+    state = shared["player_states"].get(visitor or "", "")
+    drawn_for = urlencode({"status": tournament.status, "state": state})
+    return shared | viewer_context(tournament, visitor) | {"drawn_for": drawn_for}
 
 
 # --- Panels on other apps' pages (core.panels) ----------------------------------------------------

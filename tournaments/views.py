@@ -93,7 +93,7 @@ def _page(
         url = reverse("tournaments:tournament", args=[tournament_id])
         return refused_to(request, url, error, _place(tournament_id))
     link = request.build_absolute_uri(reverse("tournaments:tournament", args=[tournament_id]))
-    context = presenters.page_context(tournament, visitor_id(request), request=request)
+    context = presenters.page_context(tournament, visitor_id(request))
     context |= {"error": error, "link": link, "live": True}
     if request.htmx:
         html = "".join(

@@ -103,6 +103,18 @@ async def test_a_players_own_parts_are_redrawn_on_their_page_only():
 
 
 @pytest.mark.asyncio
+async def test_a_page_connecting_keeps_its_own_parts_when_nothing_changed_since_drawn():
+    tournament = await arena("bo")
+    fresh = await connect(f"/ws/tournament/{tournament.pk}/?status=upcoming&state=%7Cin", "bo")
+    caught_up = await receive_containing(fresh, 'id="standings"')
+    assert 'id="t-controls"' not in caught_up  # a choice being made there stays
+    stale = await connect(f"/ws/tournament/{tournament.pk}/?status=upcoming&state=", "bo")
+    assert 'id="t-controls"' in await receive_containing(stale, 'id="standings"')
+    for page in (fresh, stale):
+        await page.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_no_such_tournament_closes_the_socket_for_good():
     page = await connect("/ws/tournament/nope/", None)
     assert await page.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
