@@ -165,7 +165,7 @@ def test_joining_then_joining_again_is_refused_on_each_path_in_both_languages():
     assert Entry.objects.filter(tournament=tournament, player__visitor="bo").exists()
     page = bo.get(page_of(tournament)).text
     assert "You are in." in page and ">Leave<" in page and ">Join<" not in page
-    # Its socket is told what its own parts were drawn for: not redrawn on connecting unless changed.
+    # Its socket is told what its own parts were drawn for (redrawn on connecting if changed).
     assert f'ws-connect="/ws/tournament/{tournament.pk}/?status=upcoming&amp;state=%7Cin"' in page
     # Joining again: a plain form post is sent on to the page, which says why once (303).
     again = bo.post(f"{page_of(tournament)}join/", headers=FORM_POST)
