@@ -129,7 +129,15 @@ def resign(page: Page, open_game: str, resign_label: str, yes: str) -> None:
     page.get_by_role("button", name=yes).click()
 
 
-DIE = re.compile(r"^Die \d: (\d)")
+# A tab in the background, as the browser tells a page (Playwright's pages are always shown).
+HIDE_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+SHOW_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
 
 
 def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_path):
@@ -144,7 +152,14 @@ def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_
     bo.goto(link)
     bo.get_by_role("button", name="Join", exact=True).click()
     expect(standings_row(ana, "Bo")).to_be_visible()
+    # Bo's tab is in the background when his game starts: the tab says so, and opens the game
+    # once he looks at it again.
+    bo.evaluate(HIDE_TAB)
     ana.get_by_role("button", name="Start now").click()
+    expect(bo).to_have_title(re.compile(r"^\(Your turn\) "))
+    expect(bo.locator("#t-your-game")).to_contain_text("Your game starts now: open it")
+    assert "/tournament/" in bo.url
+    bo.evaluate(SHOW_TAB)
     faces = []
     for page in (ana, bo):
         expect(page).to_have_url(GAME_PAGE)
