@@ -359,3 +359,9 @@ def test_a_big_arena_lists_its_leaders_games_and_counts_the_rest(monkeypatch):
     page = client_for("x").get(page_of(tournament)).text
     assert "And 1 more game: each player's is in the standings." in page.replace("&#x27;", "'")
     assert f'href="/game/{row.game_id}/">Watch<' in page  # still one tap away, in the standings
+
+
+def test_watching_a_game_is_said_as_watching_in_spanish():
+    tournament, row = started_arena()
+    page = client_for("x").get(page_of(tournament), **ES).text
+    assert f'href="/game/{row.game_id}/">Mirar<' in page
