@@ -170,3 +170,58 @@ def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_
         faces.append([dice.nth(i).get_attribute("aria-label") for i in range(5)])
     assert faces[0] == faces[1], faces  # the same seed: the same faces for the same holds
     shoot(bo, shots, "duplicate-game-en")
+
+
+WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_tournament_pages_have_no_wcag_21_aa_violation(browser, base, language, viewport):
+    """axe-core on the list, the form (and a refused one), a tournament's page before and after
+    its start, and a tournament game's page with its panel."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from lobby.models import Player
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    context = browser.new_context(
+        viewport=viewport, extra_http_headers={"Accept-Language": language}
+    )
+    page = context.new_page()
+    found: dict[str, list] = {}
+
+    def check(name: str) -> None:
+        broken = Axe().run(page, options=WCAG_21_AA).response["violations"]
+        if broken:
+            found[name] = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in broken]
+
+    words = LOBBY_WORDS["es-ES" if language == "es" else "en-GB"]
+    go_online(page, base, "Ana", words)
+    go_online(browser.new_context().new_page(), base, "Bo")
+    page.goto(base + "/tournaments/new/")
+    check("new")
+    page.locator("#id_start_1").check()
+    page.locator("form#new-tournament button[type=submit]").click()
+    check("new, refused")
+    page.locator("#id_name").fill("Axe night")
+    page.locator("#id_start_0").check()
+    page.locator("form#new-tournament button[type=submit]").click()
+    expect(page.get_by_role("heading", name="Axe night")).to_be_visible()
+    tournament_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    services.join(tournament_id, Player.objects.get(name="Bo").visitor)
+    page.reload()
+    check("upcoming")
+    page.locator("#t-controls form[action$='/join/'] button").click()
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    services.start_now(tournament_id, Tournament.objects.get(pk=tournament_id).maker.visitor)
+    page.reload()
+    check("under way")
+    page.goto(base + "/tournaments/")
+    check("list")
+    page.goto(base + page.locator("a.tournament-card").first.get_attribute("href"))
+    page.locator("#t-you a.button").click()
+    expect(page.locator("#tournament-game")).to_be_visible()
+    check("game with its tournament")
+    assert found == {}
