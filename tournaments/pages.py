@@ -1,13 +1,11 @@
 """Where the tournament pages plug into the rest of the site, once, when the app is ready: the
 live redraws of a tournament's open pages (``tournaments.live``), its panels on other apps'
 pages (``core.panels``): a tournament game's tournament above its game, the tournaments a
-profile played on its page; and the answer to a group page's question, its tournaments
-(``groups.hooks``)."""
+profile played on its page."""
 
 from __future__ import annotations
 
 from core import panels
-from groups import hooks
 from tournaments import events, live, presenters
 
 
@@ -22,4 +20,3 @@ def connect() -> None:
         "tournaments", "tournaments/panels.html#profile", presenters.on_profile_page
     )
     panels.offer(panels.PROFILE_PAGE, played)
-    hooks.GROUP_TOURNAMENTS.answer = presenters.group_tournaments

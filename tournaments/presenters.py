@@ -18,7 +18,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from core.identity import visitor_id
 from engine.strategy.bots import BOTS
@@ -400,32 +400,3 @@ def on_profile_page(request, player) -> dict:
         )
     return {"tournaments_played": played}
 
-
-def group_tournaments(group, viewer) -> dict:
-    """A group's tournaments on its page (``groups.hooks.GROUP_TOURNAMENTS``): upcoming, under
-    way and past, newest first, and where a member makes one for the group."""
-    theirs = Tournament.objects.filter(group=group).annotate(
-        players=Count("entries", filter=~Q(entries__status=Entry.Status.LEFT))
-    )
-    found: dict[str, list[dict]] = {"upcoming": [], "under_way": [], "past": []}
-    for tournament in theirs.order_by("-starts_at")[: 3 * LIST_SIZE]:
-        key = {"upcoming": "upcoming", "running": "under_way"}.get(tournament.status, "past")
-        if len(found[key]) < LIST_SIZE:
-            found[key].append(
-                {
-                    "name": tournament.name,
-                    "url": reverse("tournaments:tournament", args=[tournament.pk]),
-                    "when": tournament.starts_at,
-                    "note": _note(tournament),
-                }
-            )
-    new_url = f"{reverse('tournaments:new')}?group={group.pk}" if viewer is not None else ""
-    return found | {"new_url": new_url}
-
-
-def _note(tournament: Tournament) -> str:
-    """ "Arena · 12 players", as a group's page lists a tournament."""
-    players = ngettext("%(players)s player", "%(players)s players", tournament.players) % {
-        "players": tournament.players
-    }
-    return f"{FORMAT_NAMES.get(tournament.format, tournament.format)} · {players}"

@@ -26,6 +26,14 @@ Phases (``--phases``, all by default):
   on this machine; the embedded server serves posts through Django's ASGI path, where the
   reference costs more than a move sent over a socket.
 
+- ``arena`` (issue 31; best run alone, ``--phases arena``): ``--arena-players`` players join
+  one arena tournament made through the "new tournament" form, open its page's socket and play
+  the games it pairs them into at human pace (``--pace``) until it ends (``--arena-minutes``,
+  sped up ``--arena-speed`` times on the server, turn timer too: ``benchmarks/load/arena.py``).
+  Prints p50/p95/p99 per action, the push to the other seat, every move served (errors), then
+  (unless ``--no-human-reference``) the reference action at the same rate, one client a game
+  at the pace, and the real p99 over the reference's (the issue: at most 2x).
+
 Players go online, challenge and accept through the real lobby endpoints (fresh visitors per
 game, so no rate limit is hit), open the game's WebSocket as a page does and post forms as htmx
 does. The client is lean on purpose (raw asyncio streams for HTTP, the ``websockets`` package for
@@ -43,10 +51,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
+from benchmarks.load.arena import run_arena
 from benchmarks.load.assets import run_assets
 from benchmarks.load.games import Labels, OnlineGame, run_games, start_games
 from benchmarks.load.reference import check_reference, run_reference
@@ -81,6 +91,24 @@ async def measure(args: argparse.Namespace, base: str) -> dict:
             await asyncio.sleep(1)  # let the last pushes and closings settle
             results["human_reference"] = await run_reference(  # as many actions a second
                 base, args.players // 2, args.human_seconds, args.warmup, args.pace
+            )
+    if "arena" in phases:
+        if args.human_reference:
+            await check_reference(base)
+        results["arena"] = await run_arena(
+            base,
+            args.arena_players,
+            args.arena_minutes,
+            args.arena_speed,
+            args.pace,
+            args.warmup,
+            labels,
+        )
+        results["pace"] = args.pace
+        if args.human_reference:
+            await asyncio.sleep(1)
+            results["arena_reference"] = await run_reference(
+                base, args.arena_players // 2, args.human_seconds, args.warmup, args.pace
             )
     return results
 
@@ -117,14 +145,24 @@ def main() -> None:
         default=True,
         help="human pace: then one client a game posts the reference action at that pace",
     )
+    parser.add_argument("--arena-players", type=int, default=50, help="arena: players")
+    parser.add_argument("--arena-minutes", type=int, default=10, help="arena: its length")
+    parser.add_argument(
+        "--arena-speed",
+        type=float,
+        default=5.0,
+        help="arena: the servers' TURN_TIMER_SPEED (the arena and its turns that much shorter)",
+    )
     parser.add_argument("--warmup", type=float, default=2, help="seconds not measured per phase")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON (-: stdout)")
     args = parser.parse_args()
     OnlineGame.over = args.moves
-    unknown = set(args.phases.split(",")) - {"assets", "saturation", "human"}
+    unknown = set(args.phases.split(",")) - {"assets", "saturation", "human", "arena"}
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
 
+    if "arena" in args.phases.split(",") and not args.url:
+        os.environ["TURN_TIMER_SPEED"] = str(args.arena_speed)  # the servers started inherit it
     if args.url:
         server = Running(args.url)
     elif args.stack:

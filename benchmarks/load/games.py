@@ -52,6 +52,22 @@ class Pace:
             await asyncio.sleep((1 - self.tokens) / self.per_second)
 
 
+async def open_page_socket(visitor: Visitor, base: str, path: str) -> ClientConnection:
+    """A page's socket to ``path``, opened as the page does (its cookies, its origin)."""
+    url = base.replace("http://", "ws://", 1) + path
+    headers = {"Cookie": visitor.cookie_header(), "User-Agent": "bench_load"}
+    return await connect(url, origin=base, additional_headers=headers, open_timeout=10)
+
+
+async def close_page_socket(socket: ClientConnection | None, listener: asyncio.Task | None) -> None:
+    """Close a page's socket and stop the task that listened to it."""
+    if socket is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(socket.close(), 5)
+    if listener is not None:
+        listener.cancel()
+
+
 class Seat:
     """One player of a game: the browser, its socket and what the socket received when."""
 
@@ -67,9 +83,7 @@ class Seat:
     async def open_socket(self, base: str, game_id: str) -> None:
         # rows=1: as a page's game.js, which swaps card rows pushed on their own.
         query = f"?tab={self.visitor.tab}&rows=1"
-        url = base.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/{query}"
-        headers = {"Cookie": self.visitor.cookie_header(), "User-Agent": "bench_load"}
-        self.socket = await connect(url, origin=base, additional_headers=headers, open_timeout=10)
+        self.socket = await open_page_socket(self.visitor, base, f"/ws/game/{game_id}/{query}")
         self.listener = asyncio.create_task(self._listen())
 
     async def _listen(self) -> None:
@@ -101,19 +115,19 @@ class Seat:
         wanted = max((version for _, version, _ in self.expected), default=-1)
         return max((version for _, version in self.arrivals), default=-1) >= wanted
 
-    async def close(self) -> None:
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.listener is not None:
-            self.listener.cancel()
-        self.visitor.close()
+    async def close(self, keep_browser: bool = False) -> None:
+        """Close the page's socket, and the browser's connection unless it goes on elsewhere
+        (a tournament's player, paired again meanwhile)."""
+        await close_page_socket(self.socket, self.listener)
+        if not keep_browser:
+            self.visitor.close()
 
 
 class OnlineGame:
     """Two fresh visitors who went online, challenged, accepted, and opened the game's page."""
 
     over = "socket"  # moves go over the page's socket, as pages send them; or "http": posted
+    last_label = ""  # what the game's last move is recorded as ("": "score", as the others)
 
     def __init__(self, base: str, game_id: str, seats: list[Seat], first: int, step: int) -> None:
         self.base, self.id, self.seats = base, game_id, seats
@@ -136,11 +150,17 @@ class OnlineGame:
         if accept is None:
             raise SetupFailed(f"{names[1]} sees no challenge to accept")
         game_id = re.search(r"/game/([\w-]+)/", await bo.expect(302, "POST", accept[1], {}))[1]
-        for first, visitor in enumerate((ana, bo)):
+        return await cls.seated(base, game_id, [ana, bo])
+
+    @classmethod
+    async def seated(cls, base: str, game_id: str, visitors: list[Visitor]) -> OnlineGame:
+        """The game ``game_id`` of these two visitors, who were put into it (a challenge
+        accepted, a tournament's pairing): their pages loaded to see who moves first."""
+        for first, visitor in enumerate(visitors):
             page = await visitor.expect(200, "GET", f"/game/{game_id}/")
             if 'class="roll-form"' in page:  # only the seat to move has the Roll button
                 step = int(re.search(r'name="step" value="(\d+)"', page)[1])
-                return cls(base, game_id, [Seat(ana), Seat(bo)], first, step)
+                return cls(base, game_id, [Seat(visitor) for visitor in visitors], first, step)
         raise SetupFailed(f"nobody may roll in game {game_id}")
 
     async def open_sockets(self) -> None:
@@ -153,10 +173,14 @@ class OnlineGame:
                 raise SetupFailed("a socket was sent nothing on connecting")
             await asyncio.sleep(0.01)
 
-    async def act(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
-        """Post one move as htmx does; the answer's text, or None after recording an error."""
+    async def act(
+        self, seat: int, kind: str, data: dict, record: Recorder, label: str = ""
+    ) -> str | None:
+        """Post one move as htmx does; the answer's text, or None after recording an error
+        (recorded as ``label``, by default the move's kind)."""
+        label = label or kind
         if self.over == "socket":
-            return await self.send(seat, kind, data, record)
+            return await self.send(seat, kind, data, record, label)
         visitor = self.seats[seat].visitor
         sent = time.perf_counter()
         try:
@@ -167,14 +191,16 @@ class OnlineGame:
             finished = time.perf_counter()
             html = answer.text()
         except (OSError, TimeoutError, ValueError, IndexError, asyncio.IncompleteReadError) as e:
-            record.error(kind, f"{type(e).__name__}: {e}")
+            record.error(label, f"{type(e).__name__}: {e}")
             return None
         if answer.status != 200:
-            record.error(kind, f"HTTP {answer.status}")
+            record.error(label, f"HTTP {answer.status}")
             return None
-        return self.answered(seat, kind, html, sent, finished, record)
+        return self.answered(seat, label, html, sent, finished, record)
 
-    async def send(self, seat: int, kind: str, data: dict, record: Recorder) -> str | None:
+    async def send(
+        self, seat: int, kind: str, data: dict, record: Recorder, label: str
+    ) -> str | None:
         """Send one move over the seat's socket as the page does (its form fields as JSON)."""
         me = self.seats[seat]
         fields = {key: str(value) for key, value in data.items()} | {"move": kind}
@@ -185,13 +211,13 @@ class OnlineGame:
             await me.socket.send(json.dumps(fields))
             finished, html = await asyncio.wait_for(me.answers.get(), REQUEST_TIMEOUT)
         except (TimeoutError, WebSocketException) as e:
-            record.error(kind, f"{type(e).__name__}: {e}")
+            record.error(label, f"{type(e).__name__}: {e}")
             return None
         if 'role="alert"' in html:
             reason = re.sub(r"<[^>]+>", "", html.split('role="alert">')[1])[:80]
-            record.error(kind, f"refused: {reason}")
+            record.error(label, f"refused: {reason}")
             return None
-        return self.answered(seat, kind, html, sent, finished, record)
+        return self.answered(seat, label, html, sent, finished, record)
 
     def answered(
         self, seat: int, kind: str, html: str, sent: float, finished: float, record: Recorder
@@ -227,7 +253,8 @@ class OnlineGame:
                     data = {"step": step, "die": 0, "held": "1"}
                 elif kind == "score":
                     data = {"step": step, "box": box}
-                html = await self.act(seat, kind, data, record)
+                last = kind == "score" and _turn == 13 * len(self.seats) - 1
+                html = await self.act(seat, kind, data, record, self.last_label if last else "")
                 if html is None:
                     return False
                 if kind != "hold":
@@ -241,13 +268,13 @@ class OnlineGame:
             seat = (seat + 1) % len(self.seats)
         return True
 
-    async def close(self, wait: float = 0.0) -> None:
+    async def close(self, wait: float = 0.0, keep_browsers: bool = False) -> None:
         """Close both pages, after waiting up to ``wait`` s for the pushes of the last moves."""
         deadline = time.perf_counter() + wait
         while time.perf_counter() < deadline and not all(s.all_shown() for s in self.seats):
             await asyncio.sleep(0.02)
         for seat in self.seats:
-            await seat.close()
+            await seat.close(keep_browsers)
 
 
 class Labels:
@@ -310,8 +337,19 @@ async def run_games(
     played = sum(await asyncio.gather(*(table(game) for game in games)))
     usage = cpu.read()
     await asyncio.gather(*closing)
+    push = push_summary(everyone, record)
+    return result_of(record, KINDS, usage) | {
+        "games": len(games),
+        "games_finished": played,
+        "push": push,
+    }
+
+
+def push_summary(games: list[OnlineGame], record: Recorder) -> dict:
+    """How soon each move reached the other seat's socket, over these games; a move that never
+    did is an error."""
     pushes, missing = [], 0
-    for game in everyone:
+    for game in games:
         for seat in game.seats:
             latencies, lost = seat.push_latencies()
             pushes += latencies
@@ -319,8 +357,4 @@ async def run_games(
     if missing:
         record.error("push", f"{missing} moves never reached the other seat's socket")
         record.errors["push"] = missing
-    return result_of(record, KINDS, usage) | {
-        "games": len(games),
-        "games_finished": played,
-        "push": summary(pushes),
-    }
+    return summary(pushes)

@@ -82,23 +82,54 @@ def report(results: dict) -> str:
         out.append("")
     if "human" in results:
         human = results["human"]
-        out.append(
+        title = (
             f"Human pace: {human['games'] * 2} players in {human['games']} games, the player "
             f"to move acts every {results['pace']} s, {human['seconds_measured']} s measured "
             f"(asked {human['games'] / results['pace']:.0f} actions/s):"
         )
-        out += action_table(human["actions"])
-        out += push_line(human["push"])
-        out += phase_footer(human)
+        out += played_lines(title, human)
     if "human_reference" in results:
-        ref = results["human_reference"]
-        out.append(
-            f"Reference action at the same rate: {ref['clients']} clients, each posting it "
-            f"every {results['pace']} s:"
-        )
-        out += action_table(ref["actions"])
-        out += phase_footer(ref)
+        out += reference_lines(results["human_reference"], results["pace"])
+    if "arena" in results:
+        out += arena_lines(results)
     return "\n".join(out)
+
+
+def played_lines(title: str, phase: dict) -> list[str]:
+    """A phase of games played: its actions, the push to the other seat, errors and CPU."""
+    return [title, *action_table(phase["actions"]), *push_line(phase["push"]), *phase_footer(phase)]
+
+
+def reference_lines(ref: dict, pace: float) -> list[str]:
+    """The reference action posted at a phase's pace."""
+    return [
+        f"Reference action at the same rate: {ref['clients']} clients, each posting it "
+        f"every {pace} s:",
+        *action_table(ref["actions"]),
+        *phase_footer(ref),
+    ]
+
+
+def arena_lines(results: dict) -> list[str]:
+    arena = results["arena"]
+    title = (
+        f"Arena: {arena['players']} players in one arena of {arena['arena_seconds']} s, the "
+        f"player to move acts every {results['pace']} s; {arena['games']} games "
+        f"({arena['games_finished']} played to their end), {arena['tournament_pushes']} messages "
+        f"to the tournament pages; its page at the end: {arena['status_at_the_end']}:"
+    )
+    out = played_lines(title, arena)
+    if "arena_reference" in results:
+        ref = results["arena_reference"]
+        out += reference_lines(ref, results["pace"])
+        real_p99 = arena["actions"]["all"].get("p99_ms")
+        ref_p99 = ref["actions"]["reference"].get("p99_ms")
+        if real_p99 and ref_p99:
+            out.append(
+                f"  arena p99 / reference p99: {real_p99:.1f} / {ref_p99:.1f} ms = "
+                f"{real_p99 / ref_p99:.2f} (the issue: at most 2)"
+            )
+    return out
 
 
 def error_count(phase: object) -> int:
