@@ -399,4 +399,3 @@ def on_profile_page(request, player) -> dict:
             }
         )
     return {"tournaments_played": played}
-
