@@ -28,6 +28,8 @@ from tournaments.models import Tournament
 
 # The parts of the tournament's page an htmx answer carries (templates/tournaments/tournament.html).
 LIVE_PARTS = ("error", "controls", "you", "status", "standings", "games", "results")
+# What adding the computer changes: not the maker's own buttons (a strength being chosen stays).
+SHARED_PARTS = ("error", "status", "standings", "games", "results")
 
 
 @require_safe
@@ -82,7 +84,11 @@ def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
 
 
 def _page(
-    request: HttpRequest, tournament_id: str, error: str = "", status: int = 200
+    request: HttpRequest,
+    tournament_id: str,
+    error: str = "",
+    status: int = 200,
+    parts: tuple[str, ...] = LIVE_PARTS,
 ) -> HttpResponse:
     tournament = presenters.read(tournament_id)
     if tournament is None:
@@ -100,7 +106,7 @@ def _page(
             render_to_string(
                 f"tournaments/tournament.html#{part}", context | {"oob": True}, request
             )
-            for part in LIVE_PARTS
+            for part in parts
         )
         return HttpResponse(html, status=status)
     context["qr_svg"] = qr_svg(link)  # drawn with the whole page only
@@ -112,10 +118,12 @@ def _refused(request: HttpRequest, refusal: Refusal, tournament_id: str, **view)
     return _page(request, tournament_id, refusal.message, refusal.status)
 
 
-def _back(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """After a button: the page again (htmx: its live parts)."""
+def _back(
+    request: HttpRequest, tournament_id: str, parts: tuple[str, ...] = LIVE_PARTS
+) -> HttpResponse:
+    """After a button: the page again (htmx: those of its live parts that it changes)."""
     if request.htmx:
-        return _page(request, tournament_id)
+        return _page(request, tournament_id, parts=parts)
     return redirect("tournaments:tournament", tournament_id=tournament_id)
 
 
@@ -166,4 +174,4 @@ def berserk(request: HttpRequest, tournament_id: str) -> HttpResponse:
 def add_computer(request: HttpRequest, tournament_id: str) -> HttpResponse:
     """The maker enters the computer as a player."""
     services.add_computer(tournament_id, visitor_id(request), request.POST.get("strength", ""))
-    return _back(request, tournament_id)
+    return _back(request, tournament_id, SHARED_PARTS)

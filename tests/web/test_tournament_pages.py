@@ -365,3 +365,11 @@ def test_watching_a_game_is_said_as_watching_in_spanish():
     tournament, row = started_arena()
     page = client_for("x").get(page_of(tournament), **ES).text
     assert f'href="/game/{row.game_id}/">Mirar<' in page
+
+
+def test_adding_the_computer_leaves_the_makers_buttons_as_they_are():
+    ana = online("ana", "Ana")
+    tournament = make()
+    added = ana.post(f"{page_of(tournament)}computer/", {"strength": "beginner"}, headers=HTMX)
+    assert added.status_code == 200 and "Computer (beginner)" in added.text
+    assert 'id="t-controls"' not in added.text  # the strength being chosen next stays
