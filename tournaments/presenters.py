@@ -260,6 +260,7 @@ def shared_context(tournament: Tournament) -> dict:
         "format_name": FORMAT_NAMES.get(tournament.format, tournament.format),
         "status_name": STATUS_NAMES.get(tournament.status, tournament.status),
         "standings": table,
+        "over": over,
         "games_under_way": games,
         "more_games": more_games,
         "podium": podium,
