@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy
 
-from core.identity import visitor_id
 from engine.strategy.bots import BOTS
 from games.models import Game
 from groups.models import Membership
@@ -123,7 +122,7 @@ def list_context(visitor: str | None) -> dict:
 # --- What every viewer of a tournament's page sees ------------------------------------------------
 
 
-def _number(value: float | None) -> str:
+def number(value: float | None) -> str:
     """1.0 as "1", 1.5 as "1.5", 12.345 as "12.3"."""
     if value is None:
         return ""
@@ -136,16 +135,16 @@ def _standing(row: standings.Row, bots: dict[int, str]) -> dict:
         "rank": row.rank,
         "entry_id": row.entry_id,
         "name": gettext_lazy(bot.seat_name) if bot else row.name,
-        "points": _number(row.points),
+        "points": number(row.points),
         "on_fire": row.on_fire,
         "games": row.games,
         "wins": row.wins,
         "draws": row.draws,
         "losses": row.losses,
         "score": row.total_score,
-        "points_lost": _number(row.points_lost),
-        "buchholz": _number(row.buchholz),
-        "sonneborn_berger": _number(row.sonneborn_berger),
+        "points_lost": number(row.points_lost),
+        "buchholz": number(row.buchholz),
+        "sonneborn_berger": number(row.sonneborn_berger),
         "paused": row.paused,
         "left": row.left,
         "game_id": row.game_id,
@@ -199,7 +198,7 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
                 "opponent": _opponent(row, names),
                 "result": row.result,
                 "score": row.score,
-                "points_lost": _number(row.points_lost),
+                "points_lost": number(row.points_lost),
                 "visitor": visitor,
             }
         )
@@ -211,15 +210,15 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
             accuracy, loss = valued.get((game["game_id"], game["visitor"]), (None, None))
             game["accuracy"] = accuracy
             if not game["points_lost"] and loss is not None:
-                game["points_lost"] = _number(loss)
+                game["points_lost"] = number(loss)
         accuracies = [g["accuracy"] for g in played if g["accuracy"] is not None]
         losses = [float(g["points_lost"]) for g in played if g["points_lost"]]
         results.append(
             standing
             | {
                 "played": played,
-                "accuracy": _number(sum(accuracies) / len(accuracies)) if accuracies else "",
-                "points_lost": _number(sum(losses)) if losses else standing["points_lost"],
+                "accuracy": number(sum(accuracies) / len(accuracies)) if accuracies else "",
+                "points_lost": number(sum(losses)) if losses else standing["points_lost"],
             }
         )
     return results
@@ -348,55 +347,3 @@ def page_context(tournament: Tournament, visitor: str | None) -> dict:
     state = shared["player_states"].get(visitor or "", "")
     drawn_for = urlencode({"status": tournament.status, "state": state})
     return shared | viewer_context(tournament, visitor) | {"drawn_for": drawn_for}
-
-
-# --- Panels on other apps' pages (core.panels) ----------------------------------------------------
-
-
-def on_game_page(request, game: Game) -> dict | None:
-    """Above a tournament game: which tournament, a link back; berserk while it is open."""
-    rows = list(game.tournament_games.select_related("tournament", "entry__player"))
-    if not rows:
-        return None
-    visitor = visitor_id(request)
-    own = next((r for r in rows if r.entry.player_id and r.entry.player.visitor == visitor), None)
-    row = own or rows[0]
-    tournament = row.tournament
-    return {
-        "tournament_game": {
-            "tournament": tournament,
-            "format_name": FORMAT_NAMES.get(tournament.format, tournament.format),
-            "round": row.round,
-            "berserk": row.berserk,
-            "berserk_open": bool(own and tournament.berserk and berserk_open(own, visitor)),
-        }
-    }
-
-
-def on_profile_page(request, player) -> dict:
-    """The tournaments this profile played, newest first, with their place in each."""
-    entries = (
-        Entry.objects.filter(player=player)
-        .select_related("tournament")
-        .order_by("-tournament__starts_at")[:LIST_SIZE]
-    )
-    played = []
-    for entry in entries:
-        tournament = entry.tournament
-        place = None
-        if tournament.status == Tournament.Status.FINISHED:
-            place = next(
-                (r.rank for r in standings.standings(tournament) if r.entry_id == entry.pk), None
-            )
-        played.append(
-            {
-                "id": tournament.pk,
-                "name": tournament.name,
-                "format": FORMAT_NAMES.get(tournament.format, tournament.format),
-                "status": STATUS_NAMES.get(tournament.status, tournament.status),
-                "starts_at": tournament.starts_at,
-                "place": place,
-                "points": _number(entry.points),
-            }
-        )
-    return {"tournaments_played": played}
