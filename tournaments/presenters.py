@@ -18,7 +18,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.strategy.bots import BOTS
 from games.models import Game
@@ -41,11 +41,12 @@ FORMAT_NAMES = {
     Tournament.Format.SWISS: gettext_lazy("Swiss"),
     Tournament.Format.DUPLICATE: gettext_lazy("Duplicate"),
 }
+# One tournament's status (the lists' headings, "Upcoming", are plural in Spanish).
 STATUS_NAMES = {
-    Tournament.Status.UPCOMING: gettext_lazy("Upcoming"),
-    Tournament.Status.RUNNING: gettext_lazy("Under way"),
-    Tournament.Status.FINISHED: gettext_lazy("Finished"),
-    "cancelled": gettext_lazy("Cancelled"),
+    Tournament.Status.UPCOMING: pgettext_lazy("a tournament's status", "Upcoming"),
+    Tournament.Status.RUNNING: pgettext_lazy("a tournament's status", "Under way"),
+    Tournament.Status.FINISHED: pgettext_lazy("a tournament's status", "Finished"),
+    "cancelled": pgettext_lazy("a tournament's status", "Cancelled"),
 }
 COMPUTER = gettext_lazy("the computer")
 

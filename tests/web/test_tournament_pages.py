@@ -373,3 +373,9 @@ def test_adding_the_computer_leaves_the_makers_buttons_as_they_are():
     added = ana.post(f"{page_of(tournament)}computer/", {"strength": "beginner"}, headers=HTMX)
     assert added.status_code == 200 and "Computer (beginner)" in added.text
     assert 'id="t-controls"' not in added.text  # the strength being chosen next stays
+
+
+def test_a_tournaments_status_reads_as_one_tournaments_in_spanish():
+    tournament = make_with_maker()
+    page = client_for("x").get(page_of(tournament), **ES).text
+    assert '<h2 id="t-status-title">Próximo</h2>' in page
