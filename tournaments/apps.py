@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
         move tournaments on in every socket server's sweep; tell the diamonds' audit which
         tournament pots are closed. Redraw a tournament's open pages as it changes, and show a
         tournament game's tournament above its game and the tournaments a profile played on its
-        page (``core.panels``: ``tournaments.pages.offer_panels``); list a group's tournaments on
+        page (``core.panels``: ``tournaments.pages.connect``); list a group's tournaments on
         its page (``groups.hooks``)."""
         from games import events, timeouts
         from groups import hooks as group_hooks

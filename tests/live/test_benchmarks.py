@@ -99,3 +99,17 @@ def test_bench_replay_prints_a_row_per_page_with_its_ratio_to_the_game_page():
         assert 0 < float(p50) <= float(p95), result.stdout
         assert float(ratio50) > 0 and float(ratio95) > 0, result.stdout
     assert rows[0][3:] == ("1.00", "1.00")
+
+
+@pytest.mark.server  # the benchmark starts uvicorn itself
+def test_bench_tournament_pages_times_each_game_end_on_every_page():
+    """A small arena: every end reaches every page, and the figures are printed."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_tournament_pages.py",
+         "--players", "6", "--pages", "6", "--ends", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "game ends: 2, pages: 6" in result.stdout, result.stdout
+    figures = re.search(r"each page, .*: (\d+) / (\d+) / (\d+)$", result.stdout, re.M)
+    assert figures and 0 < int(figures[1]) <= int(figures[2]) <= int(figures[3]), result.stdout
