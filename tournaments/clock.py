@@ -4,9 +4,9 @@ Nothing waits in one process's memory: ``advance`` reads what is due from the da
 it under the tournament's row lock (``select_for_update``; SQLite's transactions here are
 IMMEDIATE), so two processes advancing the same tournament at once pair once: the second finds
 the players already in their games. It runs after a tournament game's result is committed
-(``clock.record``), when the tournament is read (``advance_if_due``), in every socket server's
-sweep (``games.timeouts.SWEPT_WITH``, filled in ``TournamentsConfig.ready``) and in
-``manage.py tournaments``.
+(``clock.record``, then ``after_game`` on the process's tournaments thread), when the tournament
+is read (``advance_if_due``), in every socket server's sweep (``games.timeouts.SWEPT_WITH``,
+filled in ``TournamentsConfig.ready``) and in ``manage.py tournaments``.
 
 - The start: at ``starts_at``, with fewer than two players it is cancelled and the fees given
   back; else it runs (an arena until ``ends_at``).
@@ -31,10 +31,11 @@ they end); a game with the computer never is.
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -110,7 +111,36 @@ def record(sender, game: Game, state, **kwargs) -> None:
     commit (pairing its players again, or the next round)."""
     tournament_id = results.write_results(game, state)
     if tournament_id is not None:
-        transaction.on_commit(lambda: _advance_after(tournament_id))
+        transaction.on_commit(lambda: after_game(tournament_id))
+
+
+# One thread a process moves its tournaments on after their games' ends, off the last move's
+# path: that move's answer no longer waits for the pairing and the redraw of every open page
+# (an arena's games end together; in the load benchmark's 50-player arena the last moves took
+# 0.4-0.7 s at p50 behind one another's pairings, the p99 of all moves; docs/benchmarks.md,
+# issue 31). Nothing waits here that matters: a queued advance lost with its process is done by
+# the next sweep or page read, as the database says what is due.
+_after_games = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tournaments-after-games")
+
+
+def after_game(tournament_id: str) -> None:
+    """A tournament game's result is committed: move its tournament on, on this process's
+    tournaments thread; here, at once, when a caller's transaction is still open around the
+    game's (a test's), which that thread's connection could not see."""
+    if transaction.get_connection().in_atomic_block:
+        _advance_after(tournament_id)
+    else:
+        _after_games.submit(_advance_after_on_thread, tournament_id)
+
+
+def _advance_after_on_thread(tournament_id: str) -> None:
+    close_old_connections()  # a connection the database dropped since the last game is renewed
+    try:
+        _advance_after(tournament_id)
+    except Exception:  # nobody waits on this thread's outcome: say it, the sweep retries
+        logger.exception("Could not tell tournament %s's pages of a game's end", tournament_id)
+    finally:
+        close_old_connections()
 
 
 def _advance_after(tournament_id: str) -> None:

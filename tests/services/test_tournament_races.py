@@ -154,7 +154,7 @@ def test_the_end_reached_twice_at_once_pays_the_podium_once():
     made = running_arena("Ana", "Bo", "Cy", "Di")
     clock.advance(made.pk)
     Tournament.objects.filter(pk=made.pk).update(ends_at=timezone.now())
-    with mock.patch("tournaments.clock._advance_after"):  # the end is left for the race below
+    with mock.patch("tournaments.clock.after_game"):  # the end is left for the race below
         for game in Game.objects.filter(tournament_games__tournament=made).distinct():
             play_out(game)
     answers = at_once(lambda: clock.advance(made.pk), lambda: clock.advance(made.pk))
