@@ -2,10 +2,10 @@
 imports the panel's (the chat on a game's page and on a table's page, a tournament game's
 tournament above its game, the tournaments a profile played on its page).
 
-A page offers a place by name (``GAME_PAGE``, ``GAME_HEADER``, ``TABLE_PAGE``, ``PROFILE_PAGE``);
-an app built above it adds its panel there in its ``AppConfig.ready()``. The page's view merges
-``page_context`` into its own and its template includes each of ``panels`` (or the key it
-names, for a page with two places); the page's socket consumer hands a message
+A page offers a place by name (``GAME_PAGE``, ``GAME_HEADER``, ``TABLE_PAGE``, ``PROFILE_PAGE``,
+``HOME_PAGE``); an app built above it adds its panel there in its ``AppConfig.ready()``. The
+page's view merges ``page_context`` into its own and its template includes each of ``panels``
+(or the key it names, for a page with two places); the page's socket consumer hands a message
 ``panel.changed`` to ``redraw`` (and may ask every panel to ``catch_up`` when it (re)connects).
 """
 
@@ -23,6 +23,7 @@ GAME_PAGE = "game"  # a game's page: the subject is the game (its view), or its 
 TABLE_PAGE = "table"  # a private table's page: the subject is the table's code
 GAME_HEADER = "game-header"  # a game's page, above the game: the subject is the game
 PROFILE_PAGE = "profile"  # a profile's page: the subject is its player (``lobby.Player``)
+HOME_PAGE = "home"  # the home page, among the ways to start a game: no subject (None)
 
 # What a panel sends an open page: (consumer, subject, message, catch_up) -> None.
 Push = Callable[[Any, Any, dict, bool], Awaitable[None]]

@@ -3,8 +3,8 @@
 servers tell each other): here what a game page sends over its socket (``MoveFrame``), what a
 page is sent (HTML frames and close codes: ``ANSWER``, ``Close``), and the group messages that
 services and consumers send each other through the channel layer for the open pages of a group
-(``GameChanged``, ``Navigate``, ``LobbyChanged``, ``TableChanged``, ``PanelChanged``,
-``SignedOut``, ``TournamentChanged``).
+(``GameChanged``, ``Navigate``, ``LobbyChanged``, ``TableChanged``, ``GroupChanged``,
+``PanelChanged``, ``SignedOut``, ``TournamentChanged``).
 
 Incoming frames are parsed here (``MoveFrame.parse`` refuses a malformed one with its reason);
 group messages are written with ``to_message`` (a dict of plain values: the channel layer
@@ -165,6 +165,14 @@ class TableChanged(GroupMessage):
     """A table's pages redraw its seats."""
 
     type: ClassVar[str] = "table.changed"
+
+
+@dataclass(frozen=True)
+class GroupChanged(GroupMessage):
+    """A group's pages redraw its members and its open tables (someone joined, left or was
+    removed; a table for the group opened, filled or started)."""
+
+    type: ClassVar[str] = "group.changed"
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,17 @@ def _lines(summaries: list[Summary], visitor: str | None, first_place: int = 1, 
     ]
 
 
+def results_among(challenge: Challenge, visitors, viewer: str | None) -> list[Line]:
+    """How these browsers (a group's members, the people one has played) did at the challenge,
+    best first; nobody with a block either way with the viewer, as in the lobby."""
+    rows = finished(challenge).filter(visitor__in=visitors)
+    if viewer:
+        rows = rows.exclude(visitor__in=blocking.kept_apart_visitors(viewer))
+    return _lines(
+        list(rows.order_by("-total", "loss")[:BOARD_SIZE]), viewer, key=lambda s: -s.total
+    )
+
+
 def friends_results(challenge: Challenge, visitor: str | None) -> list[Line]:
     """How the people this browser has played online did at the challenge, best first."""
     if not visitor:
@@ -179,13 +190,7 @@ def friends_results(challenge: Challenge, visitor: str | None) -> list[Line]:
         .values("visitor")
     )
     # A block either way hides the two from each other here too, as in the lobby.
-    rows = (
-        finished(challenge)
-        .filter(visitor__in=met)
-        .exclude(visitor__in=blocking.kept_apart_visitors(visitor))
-        .order_by("-total", "loss")
-    )
-    return _lines(list(rows[:BOARD_SIZE]), visitor, key=lambda s: -s.total)
+    return results_among(challenge, met, visitor)
 
 
 def streak(visitor: str | None) -> int:

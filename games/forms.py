@@ -51,8 +51,9 @@ VISIBLE_CLASSES = frozenset("LMNPS")
 MAX_MARKS = 3
 
 
-def clean_name(value: str) -> str:
-    """A display name: composed (NFC), trimmed, 1-24 characters, at least one of them visible.
+def clean_name(value: str, *, max_length: int = 24) -> str:
+    """A display name: composed (NFC), trimmed, 1-24 characters (or ``max_length``: a group's
+    name), at least one of them visible.
 
     Markup is kept as text, never run. Refused: control and invisible characters, and more than
     MAX_MARKS accents stacked on one letter.
@@ -63,7 +64,7 @@ def clean_name(value: str) -> str:
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name:
         raise ValidationError(_("Enter a name."), code="empty")
-    if len(name) > 24:
+    if len(name) > max_length:
         raise ValidationError(_("Names have 24 characters at most."), code="long")
     categories = [unicodedata.category(c) for c in name]
     if "Cc" in categories:

@@ -69,6 +69,7 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
         "computer_ready": ready,
         "refusal": refusal,
     }
+    context |= panels.page_context(panels.HOME_PAGE, request, None)  # the lobby's Play now
     return render(request, "games/home.html", context, status=status)
 
 

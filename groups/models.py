@@ -6,7 +6,7 @@ import secrets
 
 from django.db import models
 
-from lobby.models import CODE_ALPHABET, Player
+from lobby.models import CODE_ALPHABET, Player, Table
 
 INVITE_CODE_LENGTH = 8
 MAX_NAME_LENGTH = 40
@@ -23,6 +23,14 @@ def new_group_id() -> str:
     return secrets.token_urlsafe(6)
 
 
+class GroupQuerySet(models.QuerySet):
+    """Queries on groups."""
+
+    def of_player(self, player: Player) -> GroupQuerySet:
+        """The groups this player is a member of, by name."""
+        return self.filter(memberships__player=player).order_by("name", "created_at")
+
+
 class Group(models.Model):
     """A group of friends; its owner can remove members and hand the group over."""
 
@@ -34,6 +42,8 @@ class Group(models.Model):
         max_length=INVITE_CODE_LENGTH, unique=True, default=new_invite_code
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GroupQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.name
@@ -53,3 +63,30 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.group_id}"
+
+
+class Removal(models.Model):
+    """A member the owner removed: no invite lets them back in until the owner does."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="removals")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "player"], name="one_removal_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} removed from {self.group_id}"
+
+
+class GroupTable(models.Model):
+    """A private table sent to a group: any member may take a seat, nobody else
+    (``lobby.hooks.TABLE_ADMITS``). Gone with its table (an expired one is deleted)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="group_table")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} for {self.group_id}"

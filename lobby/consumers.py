@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from types import ModuleType
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,7 +26,7 @@ from games.live.pages import (
     signed_in_still,
 )
 from games.live.sockets import handshake
-from lobby import notify, presence, presenters, ranked, services
+from lobby import notify, playnow, presence, presenters, ranked, services
 
 
 def fresh(page: dict) -> dict:
@@ -148,11 +149,12 @@ class PresenceConsumer(LeavesOnce, AsyncWebsocketConsumer):
         """Table pages redraw; other pages ignore it."""
 
 
-class LobbyConsumer(PresenceConsumer):
-    """The lobby page; while its player waits for a ranked match, it asks for a pairing every
-    few seconds (``lobby.ranked``): windows widen with time, with nobody clicking anything."""
+class PairsWhileWaiting(PresenceConsumer):
+    """A page whose player may wait in a queue: it asks the queue's module (its
+    ``pair_if_waiting``) for a pairing every few seconds, whichever process holds the other
+    pages."""
 
-    groups_of_page = (notify.LOBBY_GROUP,)
+    queue: ModuleType
 
     async def connect(self) -> None:
         await super().connect()
@@ -169,13 +171,37 @@ class LobbyConsumer(PresenceConsumer):
         while self.visitor:
             await asyncio.sleep(ranked.PAIR_SECONDS)
             try:
-                await database_sync_to_async(ranked.pair_if_waiting)(self.visitor)
+                await database_sync_to_async(self.queue.pair_if_waiting)(self.visitor)
             except Exception:  # a failed try (the database busy...) must not stop the next ones
-                logger.exception("Pairing the ranked queue failed")
+                logger.exception("Pairing a queue failed")
+
+
+class LobbyConsumer(PairsWhileWaiting):
+    """The lobby page; while its player waits for a ranked match, it asks for a pairing every
+    few seconds (``lobby.ranked``): windows widen with time, with nobody clicking anything."""
+
+    groups_of_page = (notify.LOBBY_GROUP,)
+    queue = ranked
 
     async def lobby_changed(self, event: dict) -> None:
         html = await database_sync_to_async(render_lobby)(self.visitor, self.page)
         await self.send(text_data=html)
+
+
+class PlayNowConsumer(PairsWhileWaiting):
+    """Play now's waiting page (``lobby.playnow``): keeps its player here while it is open, asks
+    for a pairing meanwhile, and goes to the game once paired."""
+
+    path = "/play-now/"
+    queue = playnow
+
+    async def connect(self) -> None:
+        await super().connect()
+        if self.arrived:  # paired between the page's load and this socket: the push was missed
+            game_id = await database_sync_to_async(playnow.paired_game)(self.visitor)
+            if game_id:
+                url = reverse("games:play", args=[game_id])
+                await self.send(text_data=navigate_html(url, self.page["language"]))
 
 
 class TableConsumer(PresenceConsumer):

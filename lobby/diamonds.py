@@ -26,6 +26,7 @@ checks that, and that all diamonds held or in play add up to all diamonds ever g
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -211,6 +212,12 @@ def settle_game(sender, game: Game, state, **kwargs) -> None:
     settle(game, {player.pk: results[visitors[player.visitor]] for player in players})
 
 
+# Which of these named pots are closed (their tournament is over: every fee given back or paid
+# out): the apps that name pots answer, in their ``AppConfig.ready``; the audit checks that a
+# closed pot is empty.
+CLOSED_POTS: list[Callable[[list[str]], set[str]]] = []
+
+
 @dataclass
 class Audit:
     """What ``audit`` found: the totals, and every mismatch as a line."""
@@ -259,9 +266,13 @@ def audit() -> Audit:
             .annotate(total=Sum("amount"))
             .order_by()
         )
+        named = list(named)
+        closed = set().union(*(hook([name for name, _ in named]) for hook in CLOSED_POTS))
         for name, total in named:  # a tournament's fees are in play until its prizes are paid
             if total > 0:
                 report.problems.append(f"{name}: paid out {total} more than it took")
+            if name in closed and total != 0:
+                report.problems.append(f"{name}: over with {-total} left in its pot")
             report.in_play -= total
         report.granted = (
             DiamondEntry.objects.filter(reason__in=[Reason.GRANT, Reason.TOP_UP]).aggregate(

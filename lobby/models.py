@@ -313,3 +313,20 @@ class QueueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} waiting since {self.joined_at:%H:%M:%S}"
+
+
+class PlayNowEntry(models.Model):
+    """A player who pressed Play now (``lobby.playnow``): waiting while ``game`` is empty, then
+    the unrated game they were paired into, where their waiting page goes. One per player."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="play_now")
+    joined_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} pressed Play now at {self.joined_at:%H:%M:%S}"

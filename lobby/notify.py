@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.socket_messages import LobbyChanged, Navigate, SignedOut, TableChanged
 from games import events
+from lobby import hooks
 
 LOBBY_GROUP = "lobby"
 
@@ -34,8 +35,10 @@ def players_changed(*visitors: str) -> None:
 
 
 def table_changed(code: str) -> None:
-    """A table's seats changed: its pages redraw them."""
+    """A table's seats changed: its pages redraw them (and any other page that lists it:
+    ``hooks.table_changed``)."""
     _send(table_group(code), TableChanged())
+    hooks.table_changed.send(sender=None, code=code)
 
 
 def navigate(visitors: list[str], game, table: str | None = None, rematch_of=None) -> None:

@@ -1,12 +1,21 @@
-"""Who is online: a player with a lobby or table page open (see ``games.presence``)."""
+"""Who is online: a player with a lobby or table page open (see ``games.presence``), or a
+page without a socket loaded just now (``page_loaded``)."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from django.db.models import OuterRef
 from django.utils import timezone
 
 from games import presence
+from games.openpages import OpenPage
 from lobby.models import Player
+
+# A page without JavaScript has no socket to say it is open: its load (Play now's waiting page,
+# which reloads itself every few seconds, and the press that opened it) keeps its player online
+# this long instead.
+LOADED_WINDOW = timedelta(seconds=15)
 
 
 def refresh_player(visitor: str) -> bool:
@@ -18,8 +27,24 @@ def refresh_player(visitor: str) -> bool:
     return presence.copy_presence(players, pages, "online_until", now)
 
 
+def page_loaded(visitor: str) -> bool:
+    """A page of this browser's player was loaded (or a form posted from one): online for
+    ``LOADED_WINDOW``, unless a socket of theirs says more. True if that took them online."""
+    until = timezone.now() + LOADED_WINDOW
+    OpenPage.objects.renew(_loaded_row(visitor), presence.MOVES, visitor, None, until)
+    return refresh_player(visitor)
+
+
+def _loaded_row(visitor: str) -> str:
+    return f"loaded:{visitor}"
+
+
 def arrive(channel: str, process: str, visitor: str) -> bool:
-    """A lobby or table page of this browser opened; True if that took its player online."""
+    """A lobby or table page of this browser opened; True if that took its player online.
+
+    Its socket speaks for the player from now on: a page load's presence (``page_loaded``) ends,
+    or closing the page would leave them online for the rest of its window."""
+    presence.close_page(_loaded_row(visitor))
     presence.open_page(channel, process, visitor, None)
     return refresh_player(visitor)
 

@@ -5,16 +5,22 @@ from __future__ import annotations
 from datetime import timedelta
 
 import segno
+from django.conf import settings
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from core.identity import visitor_id
 from engine import rating as ratings
+from engine.strategy.bots import BOTS
+from games import advice
 from games.clock import TURN_SECONDS
+from games.forms import ComputerGameForm
 from games.models import Game, Seat
 from games.presence import gone_from
 from games.presenters.players import continue_entry, seat_name
-from lobby import apart, diamonds, ranked
+from lobby import apart, diamonds, hooks, playnow, ranked
 from lobby.models import DECLINE_SHOWN, MAX_TABLE_SEATS, Challenge, Player, Table
 
 
@@ -99,6 +105,7 @@ def lobby_context(visitor: str | None) -> dict:
         "online": online_list(me, now, favoured),
         "favourites": favourites_list(favoured, now) if favoured else [],
         "received": _with_time_left(open_challenges.filter(challenged=me), now) if me else [],
+        "tables_for_me": hooks.TABLES_FOR(me) if me else [],  # a group's tables
         "sent": _with_time_left(open_challenges.filter(challenger=me), now) if me else [],
         "declined": [
             {"name": challenge.challenged.name, "until": challenge.answered_at + DECLINE_SHOWN}
@@ -126,6 +133,11 @@ def your_turn(visitor: str | None) -> list[dict]:
     return [continue_entry(game, visitor, your_turn=True) for game in games]
 
 
+def qr_svg(url: str) -> str:
+    """A link's QR code, as an inline SVG a page shows (a table's, a group's invite)."""
+    return segno.make(url, error="m").svg_inline(scale=4)
+
+
 def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> dict | None:
     """A table's seats, whether this visitor can join or start it, and its QR code (None when
     there is no such table, or it expired)."""
@@ -143,7 +155,9 @@ def table_context(code: str, visitor: str | None, *, absolute_url: str = "") -> 
         "full": len(seats) >= MAX_TABLE_SEATS,
         "max_seats": MAX_TABLE_SEATS,
         "timer_choices": TURN_SECONDS,  # what the host may choose when starting
-        "qr_svg": segno.make(absolute_url, error="m").svg_inline(scale=4) if absolute_url else "",
+        "qr_svg": qr_svg(absolute_url) if absolute_url else "",
+        "for_group": hooks.TABLE_FOR(table),  # a group's table: whose (None: anyone's)
+        "admitted": me is not None and not hooks.TABLE_ADMITS(table, me),
     }
 
 
@@ -198,3 +212,37 @@ def rating_changes(game: Game) -> dict[int, dict]:
             "way": {"+": "up", "-": "down"}.get(change[0], ""),
         }
     return changes
+
+
+def play_now_panel(request: HttpRequest, subject: None) -> dict:
+    """The home page's Play now panel (``core.panels.HOME_PAGE``): a name first for a browser
+    without a profile; a link back to the waiting page for a player who waits."""
+    visitor = visitor_id(request)
+    return {
+        "play_now": {
+            "named": bool(visitor) and Player.objects.filter(visitor=visitor).exists(),
+            "waiting": playnow.waiting_since(visitor) is not None,
+            "wait_seconds": round(settings.PLAY_NOW_WAIT_SECONDS),
+        }
+    }
+
+
+def play_now_context(visitor: str | None) -> dict:
+    """The waiting page: since when, when the computer is offered, at which strengths (the home
+    page's default first, each one tap), and the game a player was paired into."""
+    now = timezone.now()
+    since = playnow.waiting_since(visitor)
+    offer_at = since + playnow.offer_after() if since else None
+    playable = [bot for bot in BOTS.values() if advice.bot_can_play(bot.id)]
+    usual = ComputerGameForm.base_fields["strength"].initial
+    default = next((bot for bot in playable if bot.id == usual), playable[-1])
+    return {
+        "me": Player.objects.filter(visitor=visitor).first() if visitor else None,
+        "since": since,
+        "waited": clock((now - since).total_seconds()) if since else "0:00",
+        "offer_at": offer_at,
+        "offer_shown": offer_at is not None and offer_at <= now,
+        "wait_seconds": round(settings.PLAY_NOW_WAIT_SECONDS),
+        "strengths": [default, *(bot for bot in playable if bot is not default)],
+        "game_id": playnow.paired_game(visitor),
+    }

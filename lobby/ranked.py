@@ -43,7 +43,7 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core.locks import serialize_on
@@ -194,11 +194,7 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
     with transaction.atomic():
         serialize_on(QUEUE_LOCK)
         now = now or timezone.now()
-        entries = list(QueueEntry.objects.select_related("player"))
-        busy = {seat.visitor for seat in _live_seats([e.player.visitor for e in entries], now)}
-        gone = [e for e in entries if _offline_for_good(e.player, now) or e.player.visitor in busy]
-        QueueEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
-        ready = [e for e in entries if e not in gone and _online(e.player, now)]
+        ready, gone = still_waiting(QueueEntry.objects.all(), now)
         kept_apart = apart.apart_pairs(e.player_id for e in ready)  # blocks: never paired
         while len(ready) > 1:
             first = ready[0]
@@ -221,8 +217,20 @@ def pair_waiting(now: datetime | None = None) -> list[Game]:
         for game, a, b in started:
             notify.navigate([a.visitor, b.visitor], game)
         if gone:
-            notify.players_changed(*(e.player.visitor for e in gone))
+            notify.players_changed(*gone)
     return [game for game, _a, _b in started]
+
+
+def still_waiting(entries: QuerySet, now: datetime) -> tuple[list, list[str]]:
+    """Of a queue's waiting entries (ranked, or Play now's), those whose player is online now,
+    in the queue's order; the entries of players gone for good (offline for ``ONLINE_WINDOW``) or
+    busy in a live game are deleted, and their visitors returned second. Under QUEUE_LOCK."""
+    waiting = list(entries.select_related("player"))
+    busy = {seat.visitor for seat in _live_seats([e.player.visitor for e in waiting], now)}
+    gone = [e for e in waiting if _offline_for_good(e.player, now) or e.player.visitor in busy]
+    entries.filter(pk__in=[e.pk for e in gone]).delete()
+    ready = [e for e in waiting if e not in gone and _online(e.player, now)]
+    return ready, [e.player.visitor for e in gone]
 
 
 def _online(player: Player, now: datetime) -> bool:

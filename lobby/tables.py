@@ -11,7 +11,7 @@ from core.refusals import ActionRefused, NotFound, StaleAction
 from engine.words import _
 from games import clock, presence
 from games.models import Game
-from lobby import apart, notify
+from lobby import apart, hooks, notify
 from lobby.access import Forbidden, check_rate, require_player
 from lobby.models import MAX_TABLE_SEATS, Player, Table, TableSeat
 from lobby.ranked import start_unranked
@@ -91,6 +91,9 @@ def join_table(visitor: str | None, code: str, *, address: str | None = None) ->
         seated = set(table.seats.values_list("player_id", flat=True)) | {table.host_id}
         if apart.any_apart(player.pk, seated):
             raise Forbidden(CANNOT_JOIN)
+        not_admitted = hooks.TABLE_ADMITS(table, player)  # a group's table: its members only
+        if not_admitted:
+            raise Forbidden(not_admitted)
         if table.seats.count() >= MAX_TABLE_SEATS:
             raise StaleAction(_("That table is full."))
         TableSeat.objects.create(table=table, player=player)

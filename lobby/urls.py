@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
-from lobby import views
+from lobby import playnow_views, views
 
 app_name = "lobby"
 
@@ -17,6 +17,10 @@ urlpatterns = [
     ),
     path("online/ranked/join/", views.join_queue, name="join_queue"),
     path("online/ranked/leave/", views.leave_queue, name="leave_queue"),
+    path("play-now/", never_cache(playnow_views.play_now), name="play_now"),
+    path("play-now/press/", playnow_views.press, name="press"),
+    path("play-now/cancel/", playnow_views.cancel, name="play_now_cancel"),
+    path("play-now/computer/", playnow_views.play_computer, name="play_now_computer"),
     path("table/new/", views.new_table, name="new_table"),
     path("table/join/", views.join_by_code, name="join_by_code"),
     path("t/<str:code>/", never_cache(views.table), name="table"),

@@ -42,6 +42,7 @@ PACKAGES = tuple(app for layer in LAYERS for app in layer) + WIRING_APPS
 LIVE = (
     "games.consumers",
     "lobby.consumers",
+    "groups.consumers",
     "games.live",
     "chat.live",
     "tournaments.consumers",

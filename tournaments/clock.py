@@ -11,13 +11,14 @@ sweep (``games.timeouts.SWEPT_WITH``, filled in ``TournamentsConfig.ready``) and
 - The start: at ``starts_at``, with fewer than two players it is cancelled and the fees given
   back; else it runs (an arena until ``ends_at``).
 - Arena: players waiting (after a game, on joining late, on coming back) are paired at once by
-  standing, never with the opponent they just played (``formats.arena.pair_waiting``); a
+  standing, never with the opponent they just played (``formats.arena.pair_waiting``), nor two
+  with a block either way (``lobby.apart``); a
   computer entered by the maker plays whoever is left, never another computer; a person waiting
   alone for ``FILL_AFTER`` plays the maker's computer, if the maker chose one (marked, unrated).
   At ``ends_at`` nobody is paired; the games under way finish and count, then it is over.
 - Swiss: when every match of the round is decided, the next round is paired
   (``formats.swiss.pair_round``); a best-of-three match plays its next game meanwhile; an odd
-  player plays the computer (the maker's strength, or ``DEFAULT_COMPUTER``).
+  player plays the computer (the maker's strength, or ``matches.DEFAULT_COMPUTER``).
 - Duplicate: each round every player gets a solo game on the round's seed; the round is over when
   every game of it is, and then its dice (the seed) are shown on every game of it.
 - The end: the pot to the podium (``results.pay_prizes``), in the transaction that finishes it.
@@ -30,7 +31,6 @@ they end); a game with the computer never is.
 from __future__ import annotations
 
 import logging
-import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -39,10 +39,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine import dice
-from games import services as games
 from games.models import Game
-from lobby import notify
-from tournaments import events, results
+from lobby.apart import apart_pairs
+from tournaments import events, matches, results
 from tournaments.formats import arena, swiss
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 from tournaments.standings import match_over, swiss_results
@@ -50,7 +49,6 @@ from tournaments.standings import match_over, swiss_results
 logger = logging.getLogger(__name__)
 
 FILL_AFTER = timedelta(seconds=20)  # a person waiting alone this long plays the computer
-DEFAULT_COMPUTER = "club"  # a Swiss's odd player's opponent when the maker chose none
 # A duplicate round's dice are shown when the round is over (set then); until then at the latest.
 REVEAL_AT_THE_LATEST = timedelta(days=1)
 
@@ -61,11 +59,24 @@ def scaled(length: timedelta) -> timedelta:
 
 
 def due(tournament: Tournament, now: datetime | None = None) -> bool:
-    """Whether ``advance`` may have something to do (a look without a lock)."""
+    """Whether ``advance`` may have something to do: a look of one or two indexed reads without
+    a lock, so that the pages reading a tournament do not take its lock in turn for nothing.
+
+    Running: an arena whose time is up or in which two wait (or one, as long as the maker's
+    computer may take them on); a Swiss or duplicate whose round has no game under way."""
     now = now or timezone.now()
     if tournament.status == Tournament.Status.UPCOMING:
         return tournament.starts_at <= now
-    return tournament.status == Tournament.Status.RUNNING
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.format != Tournament.Format.ARENA:
+        return not (tournament.round and _under_way(tournament, round=tournament.round))
+    if tournament.ends_at is not None and now >= tournament.ends_at:
+        return True
+    waiting = tournament.entries.filter(status=Entry.Status.ACTIVE, waiting_since__isnull=False)
+    first_two = list(waiting.order_by("waiting_since").values_list("waiting_since", flat=True)[:2])
+    alone_long = bool(first_two) and first_two[0] <= now - scaled(FILL_AFTER)
+    return len(first_two) > 1 or (bool(tournament.computer) and alone_long)
 
 
 def advance_if_due(tournament: Tournament) -> bool:
@@ -103,11 +114,16 @@ def record(sender, game: Game, state, **kwargs) -> None:
 
 
 def _advance_after(tournament_id: str) -> None:
-    """After a result's commit; a failure is left for the sweep to retry."""
+    """After a result's commit: move the tournament on, which tells its pages; if nothing else
+    changed, tell them of the result alone (one redraw a game's end, not two). A failure is
+    left for the sweep to retry."""
     try:
-        advance(tournament_id)
+        changed = advance(tournament_id)
     except Exception:
         logger.exception("Could not move tournament %s on after a game", tournament_id)
+        changed = False
+    if not changed:
+        events.announce_tournament(tournament_id)
 
 
 def sweep() -> int:
@@ -118,12 +134,12 @@ def sweep() -> int:
     due_now = Tournament.objects.filter(
         Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
         | Q(status=Tournament.Status.RUNNING)
-    ).values_list("pk", flat=True)
-    for tournament_id in list(due_now):
+    )
+    for tournament in list(due_now):
         try:
-            changed += advance(tournament_id)
+            changed += advance_if_due(tournament)
         except Exception:
-            logger.exception("Could not move tournament %s on", tournament_id)
+            logger.exception("Could not move tournament %s on", tournament.pk)
     return changed
 
 
@@ -183,16 +199,20 @@ def _arena(tournament: Tournament, now: datetime) -> bool:
             )
         return _finish(tournament, now)
     busy = _under_way(tournament)
-    ready = [e for e in _active(tournament) if e.waiting_since is not None and e.pk not in busy]
+    active = _active(tournament)  # by points: the standing that pairs close players
+    ready = [e for e in active if e.waiting_since is not None and e.pk not in busy]
     if not ready:
         return False
-    last = _last_opponents(tournament)
-    ranks = {entry.pk: rank for rank, entry in enumerate(_active(tournament), start=1)}
+    last = _last_opponents(tournament, [entry.pk for entry in ready])
+    ranks = {entry.pk: rank for rank, entry in enumerate(active, start=1)}
     waiting = [arena.Waiting(e.pk, ranks[e.pk], last.get(e.pk)) for e in ready]
     pairs, left = arena.pair_waiting(waiting)
     by_id = {entry.pk: entry for entry in ready}
+    apart = apart_pairs(entry.player_id for entry in ready if entry.player_id)
     for a, b in list(pairs):
-        if by_id[a].bot and by_id[b].bot:  # two computers never play each other
+        # Two computers never play each other; two players with a block either way never meet.
+        players = frozenset((by_id[a].player_id, by_id[b].player_id))
+        if (by_id[a].bot and by_id[b].bot) or players in apart:
             pairs.remove((a, b))
             left += [a, b]
     people = [by_id[pk] for pk in left if not by_id[pk].bot]
@@ -215,10 +235,12 @@ def _arena(tournament: Tournament, now: datetime) -> bool:
     return bool(pairs or filled)
 
 
-def _last_opponents(tournament: Tournament) -> dict[int, int | None]:
-    """Each entry's opponent in its last finished game (None: the maker's computer)."""
+def _last_opponents(tournament: Tournament, entries: list[int]) -> dict[int, int | None]:
+    """These entries' opponents in their last finished games (None: the maker's computer)."""
     last: dict[int, int | None] = {}
-    rows = tournament.games.filter(finished_at__isnull=False).order_by("finished_at", "id")
+    rows = tournament.games.filter(entry__in=entries, finished_at__isnull=False).order_by(
+        "finished_at", "id"
+    )
     for entry_id, opponent_id in rows.values_list("entry_id", "opponent_id"):
         last[entry_id] = opponent_id
     return last
@@ -227,44 +249,9 @@ def _last_opponents(tournament: Tournament) -> dict[int, int | None]:
 def _start_match(
     tournament: Tournament, a: Entry, b: Entry | None, round_number: int | None = None
 ) -> Game:
-    """A game of the tournament between two entries (``b`` None: the maker's computer, or the
-    default one), with its rows; the people's open pages are sent to it."""
-    pair = [a, b] if b is not None else [a]
-    people = [entry for entry in pair if not entry.bot]
-    computers = [entry for entry in pair if entry.bot]
-    if len(people) == 2 and secrets.randbelow(2):  # who plays first: a coin's toss
-        people.reverse()
-    if not people:  # two computers (a Swiss may pair them): the game plays itself out at once
-        bots = {0: computers[0].bot, 1: computers[1].bot}
-        game = games.start_game("", ["", ""], mode=Game.Mode.COMPUTER, bots=bots)
-    else:
-        strength = computers[0].bot if computers else ""
-        if b is None:
-            strength = tournament.computer or DEFAULT_COMPUTER
-        game = games.start_online_game(
-            [entry.player for entry in people],
-            ranked=tournament.rated and len(people) == 2,
-            turn_seconds=tournament.turn_seconds,
-            computer=strength,
-        )
-    seated = people + computers
-    for position, entry in enumerate(seated):
-        other = next((e for e in seated if e is not entry), None)
-        TournamentGame.objects.create(
-            tournament=tournament,
-            entry=entry,
-            game=game,
-            seat=position,
-            round=round_number,
-            opponent=other,
-            against_computer=other is None or bool(other.bot),
-        )
-        if entry.waiting_since is not None:
-            entry.waiting_since = None
-            entry.save(update_fields=["waiting_since"])
-    if people:
-        notify.navigate([entry.player.visitor for entry in people], game)
-    if game.status == Game.Status.FINISHED:  # the computers' game is over already: count it
+    """``matches.start``, and the result of a game the computers played out at once."""
+    game = matches.start(tournament, a, b, round_number)
+    if game.status == Game.Status.FINISHED:
         record(None, game=game, state=game.state())
     return game
 
@@ -278,10 +265,12 @@ def _swiss(tournament: Tournament, now: datetime) -> bool:
         for row in rows:
             matches.setdefault((row.entry_id, row.opponent_id), []).append(row)
         entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+        gone = _gone(entries.values())
         again = [
             (entry_id, opponent_id)
             for (entry_id, opponent_id), games_played in matches.items()
             if (opponent_id is None or entry_id < opponent_id)
+            and not {entry_id, opponent_id} & gone  # who left has lost the match
             and not match_over([g.result for g in games_played], tournament.best_of)
         ]
         for entry_id, opponent_id in again:
@@ -294,11 +283,15 @@ def _swiss(tournament: Tournament, now: datetime) -> bool:
     return _swiss_round(tournament)
 
 
+def _gone(entries) -> frozenset[int]:
+    return frozenset(entry.pk for entry in entries if entry.status == Entry.Status.LEFT)
+
+
 def _swiss_round(tournament: Tournament) -> bool:
     players = _active(tournament)
     rows = list(tournament.games.all())
     points: dict[int, float] = {}
-    for result in swiss_results(tournament, rows):
+    for result in swiss_results(tournament, rows, _gone(tournament.entries.all())):
         points[result.player] = points.get(result.player, 0.0) + result.result
     met: dict[int, set[int]] = {}
     had_computer: set[int] = set()
@@ -346,29 +339,7 @@ def _duplicate(tournament: Tournament, now: datetime) -> bool:
     seed = dice.new_seed()
     Round.objects.create(tournament=tournament, number=tournament.round, seed=seed)
     for entry in _active(tournament):
-        if entry.bot:
-            game = games.start_game(
-                "",
-                [""],
-                mode=Game.Mode.SOLO,
-                bots={0: entry.bot},
-                seed=seed,
-                reveal_after=now + REVEAL_AT_THE_LATEST,
-            )
-        else:
-            game = games.start_game(
-                entry.player.visitor,
-                [entry.player.name],
-                mode=Game.Mode.SOLO,
-                seed=seed,
-                reveal_after=now + REVEAL_AT_THE_LATEST,
-                turn_seconds=tournament.turn_seconds,
-            )
-        TournamentGame.objects.create(
-            tournament=tournament, entry=entry, game=game, seat=0, round=tournament.round
-        )
-        if entry.bot:  # the computer played its game as it was made
+        game = matches.start_solo(tournament, entry, seed, now + REVEAL_AT_THE_LATEST)
+        if game.status == Game.Status.FINISHED:  # the computer played its game as it was made
             record(None, game=game, state=game.state())
-        else:
-            notify.navigate([entry.player.visitor], game)
     return True

@@ -2,12 +2,17 @@
 (``tournaments.live``) and sends its player to their game when they are paired.
 
 Only moves messages, as lila-ws does: the page's own parts (its buttons, its player's line) are
-rendered here only when the page connects and when the tournament's status changes (it starts,
-ends), which changes what the buttons offer. While it is open its player counts as online, as on
-the lobby's pages (``lobby.consumers.PresenceConsumer``).
+rendered here only when the page connects and they were drawn for another status or state of
+its player, and when either changes (it starts or ends; the player's game, pause or leaving).
+While it is open its player counts as online, as on the lobby's pages
+(``lobby.consumers.PresenceConsumer``).
 """
 
 from __future__ import annotations
+
+import asyncio
+import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
@@ -39,17 +44,41 @@ def render_own(tournament_id: str, visitor: str | None, page: dict) -> tuple[str
         return _render_own(tournament, visitor, page), tournament.status
 
 
-def render_catch_up(tournament_id: str, visitor: str | None, page: dict) -> tuple[str, str, str]:
-    """Everything a page that just (re)connected may have missed: all its live parts, in its
-    language; and the status and the player's state its own parts show ("": gone)."""
+def read_shared(tournament_id: str, language: str) -> tuple[str, str, dict] | None:
+    """The shared parts in ``language`` as they are now, the tournament's status and each
+    player's state (None: no such tournament)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        return "", "", ""
+        return None
     context = presenters.shared_context(tournament)
-    shared = live.render_shared(context, page["language"])
-    state = context["player_states"].get(visitor or "", "")
-    with translation.override(page["language"]):
-        return shared + _render_own(tournament, visitor, page), tournament.status, state
+    html = live.render_shared(context, language)
+    return html, tournament.status, context["player_states"]
+
+
+# Catch-ups being read by this process's pages, by (tournament, language): when its time the
+# read started, and the read. Pages that connect together (a server restarted under 200 open
+# pages) share one; a page takes only one started after it joined the tournament's group, so
+# that any change it could have missed is either in it or pushed to it (nothing here is needed
+# for correctness: a page without one starts its own).
+_catch_ups: dict[tuple[str, str], tuple[float, asyncio.Future]] = {}
+CATCH_UPS_KEPT = 64
+
+
+async def catch_up(tournament_id: str, language: str, joined: float):
+    """``read_shared`` for a page that joined the tournament's group at ``joined``."""
+    key = (tournament_id, language)
+    found = _catch_ups.get(key)
+    if found is None or found[0] < joined:
+        read = database_sync_to_async(read_shared)
+        found = _catch_ups[key] = (time.monotonic(), asyncio.ensure_future(read(*key)))
+        while len(_catch_ups) > CATCH_UPS_KEPT:
+            del _catch_ups[next(iter(_catch_ups))]
+    try:
+        return await found[1]
+    except Exception:
+        if _catch_ups.get(key) is found:
+            del _catch_ups[key]  # the next page tries again rather than reuse a failure
+        raise
 
 
 def render_your_game(url: str, language: str) -> str:
@@ -76,12 +105,25 @@ class TournamentConsumer(PresenceConsumer):
             return
         await super().connect()
         if self.arrived:
-            render = database_sync_to_async(render_catch_up)
-            html, self.status, self.state = await render(
+            await self.catch_up(joined=time.monotonic())  # in the group since before now
+
+    async def catch_up(self, joined: float) -> None:
+        """Send what the page may have missed: the shared parts, and its own parts if the
+        status or its player's state changed since they were drawn (the page's address says
+        for what: ``drawn_for``; else they are left alone: a choice being made there stays)."""
+        shared = await catch_up(self.tournament_id, self.page["language"], joined)
+        if shared is None:
+            return
+        html, status, states = shared
+        state = states.get(self.visitor or "", "")
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        if (status, state) != (query.get("status", [""])[0], query.get("state", [""])[0]):
+            own = await database_sync_to_async(render_own)(
                 self.tournament_id, self.visitor, self.page
             )
-            if html:
-                await self.send(text_data=html)
+            html += own[0] if own else ""
+        self.status, self.state = status, state
+        await self.send(text_data=html)
 
     async def tournament_changed(self, event: dict) -> None:
         message = TournamentChanged.read(event)

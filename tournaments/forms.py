@@ -8,6 +8,7 @@ from datetime import UTC, timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.strategy.bots import BOTS
@@ -59,7 +60,7 @@ class TournamentForm(forms.Form):
     )
     minutes = forms.TypedChoiceField(
         label=_("Duration (arena)"),
-        choices=[(m, _("%(minutes)s minutes") % {"minutes": m}) for m in MINUTES],
+        choices=[(m, m) for m in MINUTES],  # worded in the page's language: __init__
         coerce=int,
         initial=30,
     )
@@ -74,7 +75,7 @@ class TournamentForm(forms.Form):
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Turn timer"),
-        choices=[(s, _("%(seconds)s seconds") % {"seconds": s}) for s in TURN_SECONDS],
+        choices=[(s, s) for s in TURN_SECONDS],  # worded in the page's language: __init__
         coerce=int,
         initial=60,
     )
@@ -96,6 +97,12 @@ class TournamentForm(forms.Form):
         """``groups``: (id, name) of the groups the maker is in, offered under "Who may join"."""
         super().__init__(*args, **kwargs)
         self.fields["group"].choices = [("", _("Anyone with the link")), *groups]
+        self.fields["minutes"].choices = [
+            (m, gettext("%(minutes)s minutes") % {"minutes": m}) for m in MINUTES
+        ]
+        self.fields["turn_seconds"].choices = [
+            (s, gettext("%(seconds)s seconds") % {"seconds": s}) for s in TURN_SECONDS
+        ]
 
     def clean_name(self) -> str:
         return " ".join(self.cleaned_data["name"].split())

@@ -15,10 +15,11 @@ from collections import defaultdict
 from datetime import timedelta
 
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from core.identity import visitor_id
 from engine.strategy.bots import BOTS
 from games.models import Game
 from groups.models import Membership
@@ -31,17 +32,21 @@ from tournaments.models import Entry, Tournament, TournamentGame
 LIST_SIZE = 20  # tournaments in each list of the tournaments page
 RECENT = timedelta(days=7)  # how long a finished tournament stays in the public list
 PODIUM = 3
+# Games listed under way, the leaders' first: a big arena's hundred would double the standings
+# pushed to every page at every change (each player's row has its own Watch link).
+GAMES_SHOWN = 12
 
 FORMAT_NAMES = {
     Tournament.Format.ARENA: gettext_lazy("Arena"),
     Tournament.Format.SWISS: gettext_lazy("Swiss"),
     Tournament.Format.DUPLICATE: gettext_lazy("Duplicate"),
 }
+# One tournament's status (the lists' headings, "Upcoming", are plural in Spanish).
 STATUS_NAMES = {
-    Tournament.Status.UPCOMING: gettext_lazy("Upcoming"),
-    Tournament.Status.RUNNING: gettext_lazy("Under way"),
-    Tournament.Status.FINISHED: gettext_lazy("Finished"),
-    "cancelled": gettext_lazy("Cancelled"),
+    Tournament.Status.UPCOMING: pgettext_lazy("a tournament's status", "Upcoming"),
+    Tournament.Status.RUNNING: pgettext_lazy("a tournament's status", "Under way"),
+    Tournament.Status.FINISHED: pgettext_lazy("a tournament's status", "Finished"),
+    "cancelled": pgettext_lazy("a tournament's status", "Cancelled"),
 }
 COMPUTER = gettext_lazy("the computer")
 
@@ -118,7 +123,7 @@ def list_context(visitor: str | None) -> dict:
 # --- What every viewer of a tournament's page sees ------------------------------------------------
 
 
-def _number(value: float | None) -> str:
+def number(value: float | None) -> str:
     """1.0 as "1", 1.5 as "1.5", 12.345 as "12.3"."""
     if value is None:
         return ""
@@ -131,33 +136,41 @@ def _standing(row: standings.Row, bots: dict[int, str]) -> dict:
         "rank": row.rank,
         "entry_id": row.entry_id,
         "name": gettext_lazy(bot.seat_name) if bot else row.name,
-        "points": _number(row.points),
+        "points": number(row.points),
         "on_fire": row.on_fire,
         "games": row.games,
         "wins": row.wins,
         "draws": row.draws,
         "losses": row.losses,
         "score": row.total_score,
-        "points_lost": _number(row.points_lost),
-        "buchholz": _number(row.buchholz),
-        "sonneborn_berger": _number(row.sonneborn_berger),
+        "points_lost": number(row.points_lost),
+        "buchholz": number(row.buchholz),
+        "sonneborn_berger": number(row.sonneborn_berger),
         "paused": row.paused,
         "left": row.left,
         "game_id": row.game_id,
+        "watch": reverse("games:play", args=[row.game_id]) if row.game_id else "",
         "computer": row.computer,
     }
 
 
-def _games_under_way(tournament: Tournament, names: dict[int, object]) -> list[dict]:
-    """The games being played, each with its players' names (one tap to watch)."""
+def _games_under_way(tournament: Tournament, table: list[dict]) -> tuple[list[dict], int]:
+    """The games being played, the leaders' first, each with its players' names (one tap to
+    watch): the first ``GAMES_SHOWN``, and how many more (each player's row has its own)."""
+    names = {row["entry_id"]: row["name"] for row in table}
+    ranks = {row["entry_id"]: row["rank"] for row in table}
     playing = TournamentGame.objects.filter(tournament=tournament, finished_at__isnull=True)
     by_game: dict[str, list] = defaultdict(list)
+    best: dict[str, int] = {}
     for row in playing.order_by("game_id", "entry_id"):
         if row.entry_id in names and names[row.entry_id] not in by_game[row.game_id]:
             by_game[row.game_id].append(names[row.entry_id])
+            best[row.game_id] = min(best.get(row.game_id, ranks[row.entry_id]), ranks[row.entry_id])
         if row.against_computer:
             by_game[row.game_id].append(COMPUTER)
-    return [{"id": game_id, "players": players} for game_id, players in by_game.items()]
+    order = sorted(by_game, key=lambda game_id: (best.get(game_id, 0), game_id))
+    shown = [{"id": game_id, "players": by_game[game_id]} for game_id in order[:GAMES_SHOWN]]
+    return shown, max(0, len(order) - GAMES_SHOWN)
 
 
 def _opponent(row: TournamentGame, names: dict[int, object]):
@@ -186,7 +199,7 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
                 "opponent": _opponent(row, names),
                 "result": row.result,
                 "score": row.score,
-                "points_lost": _number(row.points_lost),
+                "points_lost": number(row.points_lost),
                 "visitor": visitor,
             }
         )
@@ -198,15 +211,15 @@ def _results(tournament: Tournament, table: list[dict], names: dict[int, object]
             accuracy, loss = valued.get((game["game_id"], game["visitor"]), (None, None))
             game["accuracy"] = accuracy
             if not game["points_lost"] and loss is not None:
-                game["points_lost"] = _number(loss)
+                game["points_lost"] = number(loss)
         accuracies = [g["accuracy"] for g in played if g["accuracy"] is not None]
         losses = [float(g["points_lost"]) for g in played if g["points_lost"]]
         results.append(
             standing
             | {
                 "played": played,
-                "accuracy": _number(sum(accuracies) / len(accuracies)) if accuracies else "",
-                "points_lost": _number(sum(losses)) if losses else standing["points_lost"],
+                "accuracy": number(sum(accuracies) / len(accuracies)) if accuracies else "",
+                "points_lost": number(sum(losses)) if losses else standing["points_lost"],
             }
         )
     return results
@@ -216,8 +229,9 @@ def _valuations(seats: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[flo
     """(accuracy, points lost) of each valued (game, visitor) among these seats' summaries."""
     if not seats:
         return {}
+    # A seat with no decision of its own (every turn timed out, played by the server) has none.
     found = Summary.objects.filter(
-        game_id__in={game for game, _ in seats}, decisions__isnull=False
+        game_id__in={game for game, _ in seats}, decisions__gt=0
     ).values_list("game_id", "visitor", "accuracy", "loss")
     return {(game, visitor): (accuracy, loss) for game, visitor, accuracy, loss in found}
 
@@ -240,12 +254,15 @@ def shared_context(tournament: Tournament) -> dict:
     over = tournament.status not in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
     finished = tournament.status == Tournament.Status.FINISHED
     podium = [row for row in table if row["rank"] <= PODIUM and not row["left"]] if finished else []
+    games, more_games = ([], 0) if over else _games_under_way(tournament, table)
     return {
         "tournament": tournament,
         "format_name": FORMAT_NAMES.get(tournament.format, tournament.format),
         "status_name": STATUS_NAMES.get(tournament.status, tournament.status),
         "standings": table,
-        "games_under_way": [] if over else _games_under_way(tournament, names),
+        "over": over,
+        "games_under_way": games,
+        "more_games": more_games,
         "podium": podium,
         "results": _results(tournament, table, names) if finished else [],
         "player_states": {row.visitor: player_state(row) for row in rows if row.visitor},
@@ -324,58 +341,10 @@ def viewer_context(tournament: Tournament, visitor: str | None) -> dict:
     }
 
 
-def page_context(tournament: Tournament, visitor: str | None, request=None) -> dict:
-    """The whole page."""
-    return shared_context(tournament) | viewer_context(tournament, visitor)
-
-
-# --- Panels on other apps' pages (core.panels) ----------------------------------------------------
-
-
-def on_game_page(request, game: Game) -> dict | None:
-    """Above a tournament game: which tournament, a link back; berserk while it is open."""
-    rows = list(game.tournament_games.select_related("tournament", "entry__player"))
-    if not rows:
-        return None
-    visitor = visitor_id(request)
-    own = next((r for r in rows if r.entry.player_id and r.entry.player.visitor == visitor), None)
-    row = own or rows[0]
-    tournament = row.tournament
-    return {
-        "tournament_game": {
-            "tournament": tournament,
-            "format_name": FORMAT_NAMES.get(tournament.format, tournament.format),
-            "round": row.round,
-            "berserk": row.berserk,
-            "berserk_open": bool(own and tournament.berserk and berserk_open(own, visitor)),
-        }
-    }
-
-
-def on_profile_page(request, player) -> dict:
-    """The tournaments this profile played, newest first, with their place in each."""
-    entries = (
-        Entry.objects.filter(player=player)
-        .select_related("tournament")
-        .order_by("-tournament__starts_at")[:LIST_SIZE]
-    )
-    played = []
-    for entry in entries:
-        tournament = entry.tournament
-        place = None
-        if tournament.status == Tournament.Status.FINISHED:
-            place = next(
-                (r.rank for r in standings.standings(tournament) if r.entry_id == entry.pk), None
-            )
-        played.append(
-            {
-                "id": tournament.pk,
-                "name": tournament.name,
-                "format": FORMAT_NAMES.get(tournament.format, tournament.format),
-                "status": STATUS_NAMES.get(tournament.status, tournament.status),
-                "starts_at": tournament.starts_at,
-                "place": place,
-                "points": _number(entry.points),
-            }
-        )
-    return {"tournaments_played": played}
+def page_context(tournament: Tournament, visitor: str | None) -> dict:
+    """The whole page, and what its own parts were drawn for (``drawn_for``: its socket's
+    consumer redraws them on connecting only if that changed meanwhile)."""
+    shared = shared_context(tournament)
+    state = shared["player_states"].get(visitor or "", "")
+    drawn_for = urlencode({"status": tournament.status, "state": state})
+    return shared | viewer_context(tournament, visitor) | {"drawn_for": drawn_for}

@@ -5,7 +5,8 @@ Results. ``write_results`` runs inside the transaction of the action that finish
 row locked: ``clock.record`` receives ``games.events.game_finishing``), and writes what the game
 counted for each entry (``TournamentGame``: result, score, an arena's points, a duplicate round's
 points lost), once: only rows not finished yet are written, and the finished game refuses every
-later action. It changes no pairing: after the commit the clock moves the tournament on.
+later action. It changes no pairing: after the commit the clock moves the tournament on, and
+its pages are told once (``clock.record``).
 
 Prizes. The pot (every entry fee, ``lobby.diamonds`` pot "tournament:<id>") goes to the podium
 as the tournament finishes, in that transaction, under its row lock: with three or more players
@@ -25,7 +26,6 @@ from games.models import Game
 from history.summaries import analysis_of
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player
-from tournaments import events
 from tournaments.formats import arena
 from tournaments.models import Entry, Tournament, TournamentGame
 
@@ -63,7 +63,6 @@ def write_results(game: Game, state: GameState) -> str | None:
         if entry.status == Entry.Status.ACTIVE and tournament.format == Tournament.Format.ARENA:
             entry.waiting_since = now
         entry.save(update_fields=["points", "waiting_since"])
-    events.announce_tournament(tournament.pk)
     return tournament.pk
 
 
@@ -77,6 +76,16 @@ def _arena_points(row: TournamentGame) -> int:
     history = [arena.ArenaGame(r.result, r.berserk) for r in before if r.result is not None]
     history.append(arena.ArenaGame(row.result, row.berserk))
     return arena.game_points(history)[-1]
+
+
+def closed_pots(names: list[str]) -> set[str]:
+    """Of these pot names, those of tournaments that are over (``lobby.diamonds.CLOSED_POTS``:
+    the audit checks they are empty)."""
+    ids = [name.removeprefix("tournament:") for name in names if name.startswith("tournament:")]
+    over = Tournament.objects.filter(
+        pk__in=ids, status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+    ).values_list("pk", flat=True)
+    return {pot_name(pk) for pk in over}
 
 
 def refund_fees(tournament: Tournament, players: list[Player] | None = None) -> int:
@@ -145,3 +154,14 @@ def pay_prizes(tournament: Tournament) -> dict[int, int]:
             Player.objects.get(pk=pk), paid[pk], DiamondEntry.Reason.PRIZE, pot=pot_name(tournament)
         )
     return paid
+
+
+def prizes_paid(tournament: Tournament) -> dict[int, int]:
+    """The prizes the tournament paid, by entry id (for its podium; empty before its end)."""
+    paid = dict(
+        DiamondEntry.objects.filter(
+            pot=pot_name(tournament), reason=DiamondEntry.Reason.PRIZE
+        ).values_list("player_id", "amount")
+    )
+    entries = tournament.entries.filter(player_id__in=list(paid)).values_list("pk", "player_id")
+    return {pk: paid[player_id] for pk, player_id in entries}

@@ -180,7 +180,8 @@ def is_over(tournament: Tournament) -> bool:
 
 def check_open(tournament: Tournament, player: Player) -> None:
     """Refuse (raise) a player this tournament cannot take now: see ``join``."""
-    if is_over(tournament):
+    time_up = tournament.ends_at is not None and tournament.ends_at <= timezone.now()
+    if is_over(tournament) or time_up:  # an arena whose last games are being played out
         raise StaleAction(_("This tournament is over."))
     if (
         tournament.format == Tournament.Format.SWISS

@@ -63,8 +63,13 @@ def match_over(results: list[float], best_of: int) -> bool:
     return wins * 2 > best_of or losses * 2 > best_of or len(results) >= best_of
 
 
-def swiss_results(tournament: Tournament, rows: list[TournamentGame]) -> list[swiss.SwissResult]:
-    """Each decided match of the tournament, from each side (the computer: opponent None)."""
+def swiss_results(
+    tournament: Tournament, rows: list[TournamentGame], gone: frozenset[int] = frozenset()
+) -> list[swiss.SwissResult]:
+    """Each decided match of the tournament, from each side (the computer: opponent None).
+
+    A match one of whose players left (``gone``) is decided by the games played: the one who
+    left loses it, unless it was decided already."""
     matches: dict[tuple[int, int], list[TournamentGame]] = defaultdict(list)
     for row in rows:
         if row.finished_at is not None and row.result is not None:
@@ -72,12 +77,14 @@ def swiss_results(tournament: Tournament, rows: list[TournamentGame]) -> list[sw
     results = []
     for games in matches.values():
         scores = [game.result for game in games]
+        player, opponent = games[0].entry_id, games[0].opponent_id
         if match_over(scores, tournament.best_of):
-            results.append(
-                swiss.SwissResult(
-                    games[0].entry_id, games[0].opponent_id, swiss.match_result(scores)
-                )
-            )
+            result = swiss.match_result(scores)
+        elif player in gone or opponent in gone:
+            result = 0.0 if player in gone else 1.0
+        else:
+            continue
+        results.append(swiss.SwissResult(player, opponent, result))
     return results
 
 
@@ -95,7 +102,8 @@ def standings(tournament: Tournament) -> list[Row]:
     ids = [entry.pk for entry in entries]
     extra: dict[int, tuple[int, float, float | None, float | None]] = {}  # rank, points, bh, sb
     if tournament.format == Tournament.Format.SWISS:
-        for place in swiss.standings(ids, swiss_results(tournament, rows)):
+        gone = frozenset(entry.pk for entry in entries if entry.status == Entry.Status.LEFT)
+        for place in swiss.standings(ids, swiss_results(tournament, rows, gone)):
             extra[place.id] = (place.rank, place.points, place.buchholz, place.sonneborn_berger)
     elif tournament.format == Tournament.Format.DUPLICATE:
         played = [

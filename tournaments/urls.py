@@ -20,10 +20,7 @@ urlpatterns = [
     path("tournaments/new/", views.new, name="new"),
     re_path(rf"^tournament/{TOURNAMENT_ID}/$", never_cache(views.tournament), name="tournament"),
     re_path(_on("join"), views.join, name="join"),
-    re_path(_on("leave"), views.leave, name="leave"),
-    re_path(_on("pause"), views.pause, name="pause"),
-    re_path(_on("come-back"), views.come_back, name="come_back"),
+    re_path(_on(f"(?P<verb>{'|'.join(views.STEPS)})"), views.step, name="step"),
     re_path(_on("berserk"), views.berserk, name="berserk"),
     re_path(_on("computer"), views.add_computer, name="add_computer"),
-    re_path(_on("start"), views.start, name="start"),
 ]

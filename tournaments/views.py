@@ -19,13 +19,17 @@ from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.errors import error_page
 from core.identity import rotate_session_key, visitor_id
+from engine.rules import IllegalMove
 from lobby import services as lobby
+from lobby.presenters import qr_svg
 from tournaments import clock, presenters, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
 # The parts of the tournament's page an htmx answer carries (templates/tournaments/tournament.html).
 LIVE_PARTS = ("error", "controls", "you", "status", "standings", "games", "results")
+# What adding the computer changes: not the maker's own buttons (a strength being chosen stays).
+SHARED_PARTS = ("error", "status", "standings", "games", "results")
 
 
 @require_safe
@@ -80,7 +84,11 @@ def tournament(request: HttpRequest, tournament_id: str) -> HttpResponse:
 
 
 def _page(
-    request: HttpRequest, tournament_id: str, error: str = "", status: int = 200
+    request: HttpRequest,
+    tournament_id: str,
+    error: str = "",
+    status: int = 200,
+    parts: tuple[str, ...] = LIVE_PARTS,
 ) -> HttpResponse:
     tournament = presenters.read(tournament_id)
     if tournament is None:
@@ -91,28 +99,31 @@ def _page(
         url = reverse("tournaments:tournament", args=[tournament_id])
         return refused_to(request, url, error, _place(tournament_id))
     link = request.build_absolute_uri(reverse("tournaments:tournament", args=[tournament_id]))
-    context = presenters.page_context(tournament, visitor_id(request), request=request)
+    context = presenters.page_context(tournament, visitor_id(request))
     context |= {"error": error, "link": link, "live": True}
     if request.htmx:
         html = "".join(
             render_to_string(
                 f"tournaments/tournament.html#{part}", context | {"oob": True}, request
             )
-            for part in LIVE_PARTS
+            for part in parts
         )
         return HttpResponse(html, status=status)
+    context["qr_svg"] = qr_svg(link)  # drawn with the whole page only
     return render(request, "tournaments/tournament.html", context, status=status)
 
 
-def _refused(request: HttpRequest, refusal: Refusal, tournament_id: str) -> HttpResponse:
+def _refused(request: HttpRequest, refusal: Refusal, tournament_id: str, **view) -> HttpResponse:
     """A tournament's answer to a refusal: said over its page."""
     return _page(request, tournament_id, refusal.message, refusal.status)
 
 
-def _back(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """After a button: the page again (htmx: its live parts)."""
+def _back(
+    request: HttpRequest, tournament_id: str, parts: tuple[str, ...] = LIVE_PARTS
+) -> HttpResponse:
+    """After a button: the page again (htmx: those of its live parts that it changes)."""
     if request.htmx:
-        return _page(request, tournament_id)
+        return _page(request, tournament_id, parts=parts)
     return redirect("tournaments:tournament", tournament_id=tournament_id)
 
 
@@ -129,32 +140,26 @@ def join(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return _back(request, tournament_id)
 
 
+# The buttons that only name what to do: leave (a game under way is lost, the tournament goes
+# on), pause an arena (not paired for a while) and come back, the maker's start now.
+STEPS = {
+    "leave": services.leave,
+    "pause": services.pause,
+    "come-back": services.come_back,
+    "start": services.start_now,
+}
+
+
 @require_POST
 @answers_refusals(_refused)
-def leave(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """Leave: a game under way is lost, the tournament goes on."""
-    services.leave(tournament_id, visitor_id(request))
+def step(request: HttpRequest, tournament_id: str, verb: str) -> HttpResponse:
+    """Leave, pause, come back, or (the maker) start now."""
+    STEPS[verb](tournament_id, visitor_id(request))
     return _back(request, tournament_id)
 
 
 @require_POST
-@answers_refusals(_refused)
-def pause(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """An arena's player stops being paired for a while."""
-    services.pause(tournament_id, visitor_id(request))
-    return _back(request, tournament_id)
-
-
-@require_POST
-@answers_refusals(_refused)
-def come_back(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """A paused arena player is paired again."""
-    services.come_back(tournament_id, visitor_id(request))
-    return _back(request, tournament_id)
-
-
-@require_POST
-@answers_refusals(_refused)
+@answers_refusals(_refused, also=(IllegalMove,))
 def berserk(request: HttpRequest, tournament_id: str) -> HttpResponse:
     """Berserk in one's arena game before its first roll; back to where the button was (the
     game's page or the tournament's)."""
@@ -169,12 +174,4 @@ def berserk(request: HttpRequest, tournament_id: str) -> HttpResponse:
 def add_computer(request: HttpRequest, tournament_id: str) -> HttpResponse:
     """The maker enters the computer as a player."""
     services.add_computer(tournament_id, visitor_id(request), request.POST.get("strength", ""))
-    return _back(request, tournament_id)
-
-
-@require_POST
-@answers_refusals(_refused)
-def start(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    """The maker starts it now."""
-    services.start_now(tournament_id, visitor_id(request))
-    return _back(request, tournament_id)
+    return _back(request, tournament_id, SHARED_PARTS)

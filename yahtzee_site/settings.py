@@ -358,6 +358,9 @@ SOCKET_SERVER_ID = os.environ.get("SOCKET_SERVER_ID", "")
 # without them (or end the game).
 AWAY_GRACE_SECONDS = int(os.environ.get("AWAY_GRACE_SECONDS", "120"))
 
+# Play now (lobby.playnow): how long a player waits for someone before the computer is offered.
+PLAY_NOW_WAIT_SECONDS = float(os.environ.get("PLAY_NOW_WAIT_SECONDS", "20"))
+
 # The turn timer (games.clock): how often a socket server plays the turns that ran out (seconds).
 TURN_SWEEP_SECONDS = float(os.environ.get("TURN_SWEEP_SECONDS", "2"))
 # How fast turn timers run (2 = a 30 s timer runs out in 15 s): for the browser tests, as

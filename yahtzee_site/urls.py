@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("daily.urls")),
     path("", include("history.urls")),
     path("", include("chat.urls")),
+    path("", include("groups.urls")),
     path("", include("tournaments.urls")),
 ]
 

@@ -41,6 +41,7 @@ class PlayerView(TypedDict):
     in_grace: bool  # the grace period is still running
     can_leave_out: bool  # the viewer may now go on without this player (once it has run out)
     arriving_iso: str  # until then the seat is joining: its page has not opened since the start
+    berserk: bool  # a tournament seat that went berserk (``games.berserk``)
 
 
 def seat_name(seat: Seat, *, solo: bool = False, own: bool = True) -> str:
@@ -103,6 +104,7 @@ def player_view(
         "in_grace": False,
         "can_leave_out": False,
         "arriving_iso": "",
+        "berserk": seat.berserk,
     }
     if online:
         view.update(presence(game, seat, state, viewer))
@@ -118,6 +120,8 @@ def presence(game: Game, seat: Seat, state, viewer: Seat | None) -> dict:
     """An online seat's presence: here, away (with its grace deadline) or gone for good."""
     if seat.position in state.forfeited:
         return {"presence": "left"}
+    if seat.bot:  # the computer (a tournament's game) is always here
+        return {"presence": "online"}
     deadline = away_deadline(game, seat)
     if deadline is None:
         return {"presence": "online"}

@@ -54,6 +54,7 @@ PHRASES = {
     "joining": _("joining"),  # a player whose page is opening as the game starts
     "left": _("left"),
     "later": _("plays later"),  # at your own pace: not on the game now, and not away
+    "berserk": _("berserk: half the time, no hints"),  # a tournament seat's (games.berserk)
     # Sentences to fill in.
     "round": _("Round %(round)s of 13"),
     "bonus_line": _("Bonus (%(target)s or more)"),

@@ -52,6 +52,15 @@ def shoot(page: Page, shots: Path, name: str) -> None:
         page.screenshot(path=str(shots / f"tournament-{name}-{size}.png"), full_page=True)
 
 
+def ana_and_bo(browser, base: str, bos_locale: str = "en-GB") -> tuple[Page, Page]:
+    """Two people online, each in a browser of their own (Bo's in his language)."""
+    ana = browser.new_context(locale="en-GB").new_page()
+    bo = browser.new_context(locale=bos_locale).new_page()
+    go_online(ana, base, "Ana")
+    go_online(bo, base, "Bo", LOBBY_WORDS[bos_locale])
+    return ana, bo
+
+
 def standings_row(page: Page, name: str):
     return page.locator("#standings tr", has_text=name)
 
@@ -60,10 +69,7 @@ def standings_row(page: Page, name: str):
 def test_an_arena_of_two_people_and_two_computers_played_to_its_end(browser, server, tmp_path):
     shots = Path(os.environ.get("SCREENSHOTS_DIR", tmp_path))
     base = server.url
-    ana = browser.new_context(locale="en-GB").new_page()
-    bo = browser.new_context(locale="es-ES").new_page()
-    go_online(ana, base, "Ana")
-    go_online(bo, base, "Bo", LOBBY_WORDS["es-ES"])
+    ana, bo = ana_and_bo(browser, base, "es-ES")
     choices = [("Duration (arena)", "10 minutes"), ("Turn timer", "30 seconds")]
     link = make_tournament(ana, base, "Friday arena", "Arena", choices=choices)
     for strength in ("Beginner", "Club player"):
@@ -123,16 +129,21 @@ def resign(page: Page, open_game: str, resign_label: str, yes: str) -> None:
     page.get_by_role("button", name=yes).click()
 
 
-DIE = re.compile(r"^Die \d: (\d)")
+# A tab in the background, as the browser tells a page (Playwright's pages are always shown).
+HIDE_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+SHOW_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
 
 
 def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_path):
     shots = Path(os.environ.get("SCREENSHOTS_DIR", tmp_path))
     base = server.url
-    ana = browser.new_context(locale="en-GB").new_page()
-    bo = browser.new_context(locale="en-GB").new_page()
-    go_online(ana, base, "Ana")
-    go_online(bo, base, "Bo")
+    ana, bo = ana_and_bo(browser, base)
     link = make_tournament(
         ana, base, "Same dice", "Duplicate", fills=[("Rounds (Swiss, duplicate)", "1")]
     )
@@ -141,7 +152,14 @@ def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_
     bo.goto(link)
     bo.get_by_role("button", name="Join", exact=True).click()
     expect(standings_row(ana, "Bo")).to_be_visible()
+    # Bo's tab is in the background when his game starts: the tab says so, and opens the game
+    # once he looks at it again.
+    bo.evaluate(HIDE_TAB)
     ana.get_by_role("button", name="Start now").click()
+    expect(bo).to_have_title(re.compile(r"^\(Your turn\) "))
+    expect(bo.locator("#t-your-game")).to_contain_text("Your game starts now: open it")
+    assert "/tournament/" in bo.url
+    bo.evaluate(SHOW_TAB)
     faces = []
     for page in (ana, bo):
         expect(page).to_have_url(GAME_PAGE)
@@ -152,3 +170,58 @@ def test_a_duplicate_round_deals_both_people_the_same_dice(browser, server, tmp_
         faces.append([dice.nth(i).get_attribute("aria-label") for i in range(5)])
     assert faces[0] == faces[1], faces  # the same seed: the same faces for the same holds
     shoot(bo, shots, "duplicate-game-en")
+
+
+WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_tournament_pages_have_no_wcag_21_aa_violation(browser, base, language, viewport):
+    """axe-core on the list, the form (and a refused one), a tournament's page before and after
+    its start, and a tournament game's page with its panel."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from lobby.models import Player
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    context = browser.new_context(
+        viewport=viewport, extra_http_headers={"Accept-Language": language}
+    )
+    page = context.new_page()
+    found: dict[str, list] = {}
+
+    def check(name: str) -> None:
+        broken = Axe().run(page, options=WCAG_21_AA).response["violations"]
+        if broken:
+            found[name] = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in broken]
+
+    words = LOBBY_WORDS["es-ES" if language == "es" else "en-GB"]
+    go_online(page, base, "Ana", words)
+    go_online(browser.new_context().new_page(), base, "Bo")
+    page.goto(base + "/tournaments/new/")
+    check("new")
+    page.locator("#id_start_1").check()
+    page.locator("form#new-tournament button[type=submit]").click()
+    check("new, refused")
+    page.locator("#id_name").fill("Axe night")
+    page.locator("#id_start_0").check()
+    page.locator("form#new-tournament button[type=submit]").click()
+    expect(page.get_by_role("heading", name="Axe night")).to_be_visible()
+    tournament_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    services.join(tournament_id, Player.objects.get(name="Bo").visitor)
+    page.reload()
+    check("upcoming")
+    page.locator("#t-controls form[action$='/join/'] button").click()
+    expect(page.locator("#standings tbody tr")).to_have_count(2)
+    services.start_now(tournament_id, Tournament.objects.get(pk=tournament_id).maker.visitor)
+    page.reload()
+    check("under way")
+    page.goto(base + "/tournaments/")
+    check("list")
+    page.goto(base + page.locator("a.tournament-card").first.get_attribute("href"))
+    page.locator("#t-you a.button").click()
+    expect(page.locator("#tournament-game")).to_be_visible()
+    check("game with its tournament")
+    assert found == {}

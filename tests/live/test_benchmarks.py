@@ -142,3 +142,17 @@ def test_the_load_benchmarks_arena_is_played_to_its_end_every_move_served():
     last = re.search(r"^  last score +(\d+) ", arena, re.M)
     assert last and int(last[1]) == finished, result.stdout
     assert re.search(r"arena p99 / reference p99: \d+\.\d / \d+\.\d ms = \d+\.\d\d", result.stdout)
+
+
+@pytest.mark.server  # the benchmark starts uvicorn itself
+def test_bench_tournament_pages_times_each_game_end_on_every_page():
+    """A small arena: every end reaches every page, and the figures are printed."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_tournament_pages.py",
+         "--players", "6", "--pages", "6", "--ends", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "game ends: 2, pages: 6" in result.stdout, result.stdout
+    figures = re.search(r"each page, .*: (\d+) / (\d+) / (\d+)$", result.stdout, re.M)
+    assert figures and 0 < int(figures[1]) <= int(figures[2]) <= int(figures[3]), result.stdout

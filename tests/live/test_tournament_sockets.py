@@ -5,7 +5,9 @@ not once each."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -14,7 +16,7 @@ from core.socket_messages import TournamentChanged
 from games.names import look_alike_key
 from lobby.models import Player
 from tests.sockets import connect, drain, receive_containing
-from tournaments import live, services
+from tournaments import consumers, live, services
 from tournaments.models import Tournament
 from tournaments.services import TournamentOptions
 
@@ -103,6 +105,18 @@ async def test_a_players_own_parts_are_redrawn_on_their_page_only():
 
 
 @pytest.mark.asyncio
+async def test_a_page_connecting_keeps_its_own_parts_when_nothing_changed_since_drawn():
+    tournament = await arena("bo")
+    fresh = await connect(f"/ws/tournament/{tournament.pk}/?status=upcoming&state=%7Cin", "bo")
+    caught_up = await receive_containing(fresh, 'id="standings"')
+    assert 'id="t-controls"' not in caught_up  # a choice being made there stays
+    stale = await connect(f"/ws/tournament/{tournament.pk}/?status=upcoming&state=", "bo")
+    assert 'id="t-controls"' in await receive_containing(stale, 'id="standings"')
+    for page in (fresh, stale):
+        await page.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_no_such_tournament_closes_the_socket_for_good():
     page = await connect("/ws/tournament/nope/", None)
     assert await page.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
@@ -161,3 +175,20 @@ def test_the_redraw_says_when_it_was_read_for_pages_to_keep_the_newest():
     message = TournamentChanged(status="running", drawn=12.5, views={"en": "<p>"})
     assert TournamentChanged.read(message.to_message()) == message
     assert message.to_message()["type"] == "tournament.changed"
+
+
+@pytest.mark.asyncio
+async def test_pages_connecting_together_share_one_read_of_the_standings(monkeypatch):
+    tournament = await arena("bo", "cy")
+    reads = []
+    real = consumers.read_shared
+    monkeypatch.setattr(consumers, "read_shared", lambda *a: reads.append(a) or real(*a))
+    joined = time.monotonic()
+    together = await asyncio.gather(
+        consumers.catch_up(tournament.pk, "en", joined),
+        consumers.catch_up(tournament.pk, "en", joined),
+    )
+    assert len(reads) == 1 and together[0] == together[1] and "Bo" in together[0][0]
+    # A page that joined the group after that read began takes a read of its own.
+    await consumers.catch_up(tournament.pk, "en", time.monotonic())
+    assert len(reads) == 2

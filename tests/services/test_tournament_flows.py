@@ -19,7 +19,7 @@ from games.names import look_alike_key
 from lobby import diamonds
 from lobby.models import DiamondEntry, Player
 from tests.factories import play_out
-from tournaments import clock, services
+from tournaments import clock, results, services
 from tournaments.formats import arena as arena_format
 from tournaments.models import Entry, Round, Tournament, TournamentGame
 from tournaments.services import TournamentOptions
@@ -122,6 +122,8 @@ def test_an_arena_pairs_at_once_counts_streaks_and_pays_its_podium_once():
     assert made.status == Tournament.Status.FINISHED and not under_way(made)
     prizes = DiamondEntry.objects.filter(pot=services.pot_name(made), reason="prize")
     assert sum(prizes.values_list("amount", flat=True)) == 300
+    by_entry = results.prizes_paid(made)
+    assert sum(by_entry.values()) == 300 and len(by_entry) == prizes.count()
     assert diamonds.named_pot(services.pot_name(made)) == 0
     table = standings(made)
     podium = [row for row in table if not row.computer][:3]
@@ -416,3 +418,152 @@ def test_the_coach_is_off_in_a_duplicate_round_and_for_a_berserk_seat():
     Seat.objects.filter(game=practice).update(berserk=True)
     page = client_for("ana").get(f"/game/{practice.id}/").text
     assert "hint-button" not in page and 'class="odds"' not in page
+
+
+def test_a_swiss_player_who_leaves_mid_match_loses_it_and_is_not_paired_again():
+    made = make(["ana", "bo", "cy", "di"], format="swiss", rounds=3, best_of=3)
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    di = Entry.objects.get(player__visitor="di")
+    opponent = services.current_game(di).opponent
+    services.leave(made.pk, "di")
+    for _ in range(6):  # the other match of round 1 is played out; Di's is over
+        if made.round > 1:
+            break
+        play_round(made)
+    assert made.round == 2
+    assert list(TournamentGame.objects.filter(entry=di, round=1).values_list("result")) == [(0.0,)]
+    assert not TournamentGame.objects.filter(entry=di, round=2).exists()
+    won = next(row for row in standings(made) if row.entry_id == opponent.pk)
+    assert won.points == 1.0
+    left = next(row for row in standings(made) if row.entry_id == di.pk)
+    assert left.left and left.points == 0.0
+
+
+def test_the_game_page_marks_a_berserk_seat_and_the_computer_is_never_away(settings):
+    from tests.clients import client_for
+
+    settings.AWAY_GRACE_SECONDS = 0
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30, berserk=True, computer="club")
+    services.start_now(made.pk, "ana")
+    people = under_way(made)[0]
+    second = people.ordered_seats()[1]
+    services.go_berserk(made.pk, second.visitor)
+    page = client_for(second.visitor).get(f"/game/{people.id}/").text
+    line = page.split(f"?seat={second.position}")[1].split("</li>")[0]
+    assert line.endswith(" · berserk: half the time, no hints"), line
+    first = page.split("?seat=0")[1].split("</li>")[0]
+    assert "berserk" not in first
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    clock.advance(made.pk)
+    computer = next(g for g in under_way(made) if g.pk != people.pk)
+    visitor = computer.ordered_seats()[0].visitor
+    page = client_for(visitor).get(f"/game/{computer.id}/").text
+    line = page.split("?seat=1")[1].split("</li>")[0]
+    assert line.endswith(": here"), line
+    assert "Continue without" not in page
+
+
+def test_paired_players_pages_go_to_their_new_game(django_capture_on_commit_callbacks):
+    from core.socket_messages import Navigate
+    from games.events import group_message
+
+    sent = []
+
+    def heard(sender, group, message, **kwargs):
+        if message.get("type") == Navigate.type:
+            sent.append((group, Navigate.read(message)))
+
+    group_message.connect(heard)
+    try:
+        made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.start_now(made.pk, "ana")
+        first = {game.id for game in under_way(made)}
+        assert {group for group, _ in sent} == {f"player-{v}" for v in ("ana", "bo", "cy", "di")}
+        assert {message.url for _, message in sent} == {f"/game/{g}/" for g in first}
+        assert all(message.rematch_of is None for _, message in sent)
+        sent.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            for game in under_way(made):
+                play_out(game)
+        # Each one's finished game's page follows them to the next (as a rematch's does).
+        for group, message in sent:
+            visitor = group.removeprefix("player-")
+            row = TournamentGame.objects.get(
+                game_id=message.url.split("/")[2], entry__player__visitor=visitor
+            )
+            previous = TournamentGame.objects.filter(entry=row.entry, finished_at__isnull=False)
+            assert message.rematch_of == previous.get().game_id
+        assert len(sent) == 4
+    finally:
+        group_message.disconnect(heard)
+
+
+def test_without_the_strategy_table_the_computer_plays_as_the_beginner(monkeypatch):
+    from games import advice
+
+    monkeypatch.setattr(advice, "is_ready", lambda rules: False)
+    made = make(["ana"], format="swiss", rounds=1, computer="optimal")
+    services.add_computer(made.pk, "ana", "club")
+    services.start_now(made.pk, "ana")  # Ana and the computer entered: not held up
+    game = under_way(Tournament.objects.get(pk=made.pk))[0]
+    assert [seat.bot for seat in game.ordered_seats()] == ["", "beginner"]
+
+
+def test_a_tournament_being_read_is_due_only_when_something_may_happen():
+    made = make(["ana", "bo", "cy"], format="arena", minutes=30)
+    assert not clock.due(made)  # upcoming, its time not come
+    services.start_now(made.pk, "ana")
+    made.refresh_from_db()
+    assert not clock.due(made)  # two playing, one waiting alone, and no computer to fill in
+    Tournament.objects.filter(pk=made.pk).update(computer="beginner")
+    made.refresh_from_db()
+    Entry.objects.filter(waiting_since__isnull=False).update(
+        waiting_since=timezone.now() - clock.FILL_AFTER
+    )
+    assert clock.due(made)  # alone long enough for the computer
+    swiss = make(["di", "ed"], format="swiss", rounds=2)
+    services.start_now(swiss.pk, "di")
+    swiss.refresh_from_db()
+    assert not clock.due(swiss)  # its round is under way
+    play_round(swiss)
+    assert not clock.due(swiss)  # the next one is
+
+
+def test_an_arena_never_pairs_two_players_with_a_block():
+    from profiles import blocking
+
+    made = make(["ana", "bo"], format="arena", minutes=30, computer="beginner")
+    blocking.block("ana", Player.objects.get(visitor="bo").pk)
+    services.start_now(made.pk, "ana")
+    assert not under_way(made)  # both wait: the computer takes them on after a while
+    Entry.objects.update(waiting_since=timezone.now() - clock.FILL_AFTER)
+    clock.advance(made.pk)
+    assert all(row.against_computer for row in TournamentGame.objects.all())
+    assert TournamentGame.objects.count() == 2
+
+
+def test_a_games_end_tells_the_tournaments_pages_once(django_capture_on_commit_callbacks):
+    from tournaments.events import tournament_changed
+
+    told = []
+
+    def heard(sender, tournament_id, **kwargs):
+        told.append(tournament_id)
+
+    tournament_changed.connect(heard)
+    try:
+        made = make(["ana", "bo", "cy", "di"], format="arena", minutes=30)
+        services.start_now(made.pk, "ana")
+        first, second = under_way(made)
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(first)  # its players wait for the other game: the result alone
+        assert told == [made.pk]
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(second)  # the result, and all four paired again: one message
+        assert told == [made.pk, made.pk] and len(under_way(made)) == 2
+    finally:
+        tournament_changed.disconnect(heard)

@@ -103,6 +103,10 @@ def test_joining_twice_a_full_or_finished_tournament_is_refused():
     Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
     Entry.objects.filter(player__visitor="bo").update(status=Entry.Status.LEFT)
     assert str(refusal(services.join, made.pk, "cy")) == "This tournament is over."
+    Tournament.objects.filter(pk=made.pk).update(
+        status=Tournament.Status.RUNNING, ends_at=timezone.now()
+    )  # an arena's time is up, its last games being played out
+    assert str(refusal(services.join, made.pk, "cy")) == "This tournament is over."
     assert refusal(services.join, "no-such", "cy").status == 404
 
 
@@ -190,3 +194,94 @@ def test_a_fee_in_a_pot_counts_as_the_players_for_the_daily_top_up():
     services.leave(made.pk, "bo")
     assert Player.objects.get(visitor="bo").diamonds == 500
     assert audit_ok().granted == 1000
+
+
+def test_the_audit_finds_diamonds_left_in_the_pot_of_a_tournament_that_is_over():
+    from django.db import transaction
+
+    profile("ana", "Ana"), profile("bo", "Bo")
+    made = services.create("ana", arena(entry_fee=40))
+    services.join(made.pk, "bo")
+    assert audit_ok().in_play == 40
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    assert diamonds.audit().problems == [f"tournament:{made.pk}: over with 40 left in its pot"]
+    with transaction.atomic():  # what the end does: the pot goes out
+        diamonds.move(Player.objects.get(visitor="bo"), 40, "prize", pot=services.pot_name(made))
+    assert audit_ok().in_play == 0
+
+
+def test_pausing_berserk_the_computer_and_starting_refuse_with_reasons():
+    profile("ana", "Ana"), profile("bo", "Bo")
+    swiss = services.create("ana", arena(format="swiss", minutes=None, rounds=3))
+    services.join(swiss.pk, "bo")
+    assert "Only an arena can be paused" in str(refusal(services.pause, swiss.pk, "bo"))
+    made = services.create("ana", arena())
+    assert "not in this tournament" in str(refusal(services.pause, made.pk, "bo"))
+    services.join(made.pk, "bo")
+    assert "not paused" in str(refusal(services.come_back, made.pk, "bo"))
+    assert "has no berserk" in str(refusal(services.go_berserk, made.pk, "bo"))
+    wild = services.create("ana", arena(berserk=True))
+    services.join(wild.pk, "bo")
+    assert "no game under way" in str(refusal(services.go_berserk, wild.pk, "bo"))
+    assert "strengths offered" in str(refusal(services.add_computer, made.pk, "ana", "grand"))
+    assert refusal(services.start_now, made.pk, "bo").status == 403
+    assert refusal(services.go_berserk, "no-such", "bo").status == 404
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.RUNNING)
+    assert "started already" in str(refusal(services.start_now, made.pk, "ana"))
+    Tournament.objects.filter(pk=made.pk).update(status=Tournament.Status.FINISHED)
+    for call, args in (
+        (services.pause, ("bo",)),
+        (services.come_back, ("bo",)),
+        (services.add_computer, ("ana", "beginner")),
+    ):
+        assert str(refusal(call, made.pk, *args)) == "This tournament is over."
+
+
+@pytest.mark.parametrize(
+    ("places", "pot", "paid"),
+    [
+        ([(1, 10), (2, 11), (3, 12), (4, 13)], 100, {10: 50, 11: 30, 12: 20}),
+        ([(1, 10), (2, 11)], 100, {10: 60, 11: 40}),
+        ([(1, 10)], 77, {10: 77}),
+        ([(1, 10), (1, 11), (3, 12)], 101, {10: 41, 11: 40, 12: 20}),  # 51+30 shared, 20
+        ([(1, 10), (2, 11), (2, 12), (2, 13)], 100, {10: 50, 11: 17, 12: 17, 13: 16}),
+        ([(1, 10), (2, 11), (3, 12), (3, 13)], 9, {10: 6, 11: 2, 12: 1}),  # 4+2 left, 2, 1 and 0
+        ([], 100, {}),
+    ],
+)
+def test_the_pot_goes_to_the_podium_ties_sharing_and_nothing_left(places, pot, paid):
+    from tournaments.results import prizes
+
+    assert prizes(places, pot) == paid
+    assert sum(paid.values()) in (0, pot)
+
+
+def test_a_groups_page_lists_its_tournaments_under_way_upcoming_and_past():
+    from tests.clients import online
+
+    ana = online("ana", "Ana")
+    online("bo", "Bo")
+    me, bo = Player.objects.get(visitor="ana"), Player.objects.get(visitor="bo")
+    group = Group.objects.create(name="Club", owner=me)
+    for member in (me, bo):
+        Membership.objects.create(group=group, player=member)
+    later = services.create("ana", arena(name="Next week", group_id=group.pk))
+    now = services.create("ana", arena(name="Tonight", group_id=group.pk))
+    for visitor in ("ana", "bo"):
+        services.join(now.pk, visitor)
+    services.start_now(now.pk, "ana")
+    alone = services.create("ana", arena(name="Nobody came", group_id=group.pk))
+    services.start_now(alone.pk, "ana")
+    services.create("ana", arena(name="Not the group's"))
+    page = ana.get(f"/groups/{group.pk}/").text
+    under_way, upcoming, past = (
+        page.split(f">{title}</h3>")[1].split("</ul>")[0]
+        for title in ("Under way", "Upcoming", "Past")
+    )
+    assert f'href="/tournament/{now.pk}/">Tonight</a>' in under_way and "2 players" in under_way
+    assert f'href="/tournament/{later.pk}/">Next week</a>' in upcoming and "0 players" in upcoming
+    assert "Nobody came" in past and "Cancelled" in past
+    assert "Not the group" not in page
+    assert f'href="/tournaments/new/?group={group.pk}"' in page
+    spanish = ana.get(f"/groups/{group.pk}/", headers={"Accept-Language": "es"}).text
+    assert "Arena · 2 jugadores" in spanish

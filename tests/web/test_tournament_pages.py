@@ -15,7 +15,8 @@ from games.models import Game, Seat
 from groups.models import Group, Membership
 from lobby.models import Player
 from tests.clients import FORM_POST, HTMX, client_for, online, refusal_text
-from tournaments import clock, services
+from tests.factories import act
+from tournaments import clock, presenters, services
 from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.services import TournamentOptions
 
@@ -164,6 +165,8 @@ def test_joining_then_joining_again_is_refused_on_each_path_in_both_languages():
     assert Entry.objects.filter(tournament=tournament, player__visitor="bo").exists()
     page = bo.get(page_of(tournament)).text
     assert "You are in." in page and ">Leave<" in page and ">Join<" not in page
+    # Its socket is told what its own parts were drawn for (redrawn on connecting if changed).
+    assert f'ws-connect="/ws/tournament/{tournament.pk}/?status=upcoming&amp;state=%7Cin"' in page
     # Joining again: a plain form post is sent on to the page, which says why once (303).
     again = bo.post(f"{page_of(tournament)}join/", headers=FORM_POST)
     assert "You are in this tournament already." in refusal_text(bo, again, 409)
@@ -313,3 +316,66 @@ def test_the_end_shows_a_podium_and_each_players_games():
     assert "Cy" in page.split('class="podium"')[1].split("</ol>")[0]
     assert "won" in page and "see the game" in page
     assert Game.objects.get(pk=row.game_id).status == Game.Status.FINISHED
+
+
+def test_a_groups_page_lists_its_tournaments_and_makes_one_for_it():
+    ana = online("ana", "Ana")
+    group = Group.objects.create(name="Cousins", owner=ana_player())
+    Membership.objects.create(group=group, player=ana_player())
+    page = ana.get(f"/groups/{group.pk}/").text
+    assert "The group has no tournaments yet." in page
+    new = re.search(r'href="(/tournaments/new/\?group=[^"]+)"', page)[1]
+    assert f'<option value="{group.pk}" selected>Cousins</option>' in ana.get(new).text
+    make(name="Cousins cup", group_id=group.pk)
+    make(name="Not theirs")
+    page = ana.get(f"/groups/{group.pk}/").text
+    assert "Cousins cup" in page and "Arena · 0 players" in page and "Not theirs" not in page
+
+
+def test_berserk_after_the_first_roll_is_refused_with_its_reason():
+    tournament, row = started_arena()
+    game = row.game
+    game.refresh_from_db()
+    mover = next(s.visitor for s in game.ordered_seats() if s.position == game.current_seat)
+    act(game, "roll", mover, dice=[1, 2, 3, 4, 5])
+    page = client_for(mover).get(f"/game/{game.id}/").text
+    assert "Back to the tournament" in page and ">Berserk<" not in page  # no longer offered
+    refused = client_for(mover).post(f"{page_of(tournament)}berserk/", headers=HTMX)
+    assert (
+        refused.status_code == 400 and "Berserk is chosen before your first roll." in refused.text
+    )
+    assert not Seat.objects.get(game=game, visitor=mover).berserk
+
+
+def test_the_form_is_worded_in_the_pages_language():
+    page = online("ana", "Ana").get("/tournaments/new/", **ES).text
+    assert ">30 minutos<" in page and ">60 segundos<" in page and ">Arena<" in page
+    assert ">30 minutes<" not in page
+
+
+def test_a_big_arena_lists_its_leaders_games_and_counts_the_rest(monkeypatch):
+    tournament, row = started_arena()
+    monkeypatch.setattr(presenters, "GAMES_SHOWN", 0)
+    page = client_for("x").get(page_of(tournament)).text
+    assert "And 1 more game: each player's is in the standings." in page.replace("&#x27;", "'")
+    assert f'href="/game/{row.game_id}/">Watch<' in page  # still one tap away, in the standings
+
+
+def test_watching_a_game_is_said_as_watching_in_spanish():
+    tournament, row = started_arena()
+    page = client_for("x").get(page_of(tournament), **ES).text
+    assert f'href="/game/{row.game_id}/">Mirar<' in page
+
+
+def test_adding_the_computer_leaves_the_makers_buttons_as_they_are():
+    ana = online("ana", "Ana")
+    tournament = make()
+    added = ana.post(f"{page_of(tournament)}computer/", {"strength": "beginner"}, headers=HTMX)
+    assert added.status_code == 200 and "Computer (beginner)" in added.text
+    assert 'id="t-controls"' not in added.text  # the strength being chosen next stays
+
+
+def test_a_tournaments_status_reads_as_one_tournaments_in_spanish():
+    tournament = make_with_maker()
+    page = client_for("x").get(page_of(tournament), **ES).text
+    assert '<h2 id="t-status-title">Próximo</h2>' in page

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lobby', '0014_tournament_pots'),
+        ('lobby', '0015_tournament_pots'),
         ('tournaments', '0001_initial'),
     ]
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0012_seat_berserk'),
-        ('lobby', '0013_rematch_declined_by'),
+        ('lobby', '0014_play_now'),
     ]
 
     operations = [
