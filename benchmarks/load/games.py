@@ -214,7 +214,7 @@ class OnlineGame:
             record.error(label, f"{type(e).__name__}: {e}")
             return None
         if 'role="alert"' in html:
-            reason = re.sub(r"<[^>]+>", "", html.split('role="alert">')[1])[:80]
+            reason = " ".join(re.sub(r"<[^>]+>", " ", html.split('role="alert">')[1]).split())[:80]
             record.error(label, f"refused: {reason}")
             return None
         return self.answered(seat, label, html, sent, finished, record)

@@ -101,6 +101,49 @@ def test_bench_replay_prints_a_row_per_page_with_its_ratio_to_the_game_page():
     assert rows[0][3:] == ("1.00", "1.00")
 
 
+def test_bench_tournament_pairing_prints_the_arena_and_each_swiss_round():
+    """A small run: the arena's rooms, then the Swiss rounds' median and worst."""
+    result = subprocess.run(
+        [sys.executable, "benchmarks/bench_tournament_pairing.py",
+         "--players", "20", "--runs", "3", "--rounds", "3", "--seeds", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    arena = re.search(
+        r"^arena, 20 waiting, 3 rooms: median (\d+\.\d) ms, worst (\d+\.\d) ms", result.stdout, re.M
+    )
+    assert arena and float(arena[1]) <= float(arena[2]), result.stdout
+    assert re.search(r"^round +1 +2 +3$", result.stdout, re.M), result.stdout
+    assert re.search(r"^every round: median \d+\.\d ms, worst \d+\.\d ms$", result.stdout, re.M)
+
+
+@pytest.mark.server  # the benchmark starts uvicorn itself
+def test_the_load_benchmarks_arena_is_played_to_its_end_every_move_served():
+    """Four players in an arena of 15 s (10 minutes sped up 40 times), moving fast: every game
+    it paired them into played, the arena finished, then the reference at the same rate."""
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.load", "--phases", "arena", "--arena-players", "4",
+         "--arena-minutes", "10", "--arena-speed", "40", "--pace", "0.05",
+         "--human-seconds", "3", "--warmup", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    header = re.search(
+        r"^Arena: 4 players in one arena of 15\.0 s, .*; (\d+) games \((\d+) played to their "
+        r"end\), (\d+) messages to the tournament pages; its page at the end: Finished:$",
+        result.stdout,
+        re.M,
+    )
+    assert header, result.stdout
+    games, finished, messages = map(int, header.groups())
+    assert games >= 2 and finished == games and messages > 0, result.stdout
+    arena = result.stdout.split("Arena:")[1].split("Reference action")[0]
+    assert re.search(r"^  errors: 0$", arena, re.M), result.stdout
+    last = re.search(r"^  last score +(\d+) ", arena, re.M)
+    assert last and int(last[1]) == finished, result.stdout
+    assert re.search(r"arena p99 / reference p99: \d+\.\d / \d+\.\d ms = \d+\.\d\d", result.stdout)
+
+
 @pytest.mark.server  # the benchmark starts uvicorn itself
 def test_bench_tournament_pages_times_each_game_end_on_every_page():
     """A small arena: every end reaches every page, and the figures are printed."""
