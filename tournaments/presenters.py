@@ -243,6 +243,17 @@ def value_results(tournament: Tournament, limit: int = 50) -> None:
     summaries.value_missing(Summary.objects.filter(game_id__in=games), limit)
 
 
+def podium_of(table: list[dict]) -> list[dict]:
+    """The people on the podium, placed among the people (as the prizes are): the computer
+    never wins a prize, so a computer ahead of them does not push them down."""
+    people = [row for row in table if not row["computer"] and not row["left"] and row["games"]]
+    placed = [
+        row | {"place": 1 + sum(1 for other in people if other["rank"] < row["rank"])}
+        for row in people
+    ]
+    return [row for row in placed if row["place"] <= PODIUM]
+
+
 def shared_context(tournament: Tournament) -> dict:
     """The parts of the page every viewer sees alike: status, standings, games, results."""
     drawn = time.time()  # before the read: a redraw read later is newer (tournament.js)
@@ -253,7 +264,7 @@ def shared_context(tournament: Tournament) -> dict:
     names = {row["entry_id"]: row["name"] for row in table}
     over = tournament.status not in (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
     finished = tournament.status == Tournament.Status.FINISHED
-    podium = [row for row in table if row["rank"] <= PODIUM and not row["left"]] if finished else []
+    podium = podium_of(table) if finished else []
     games, more_games = ([], 0) if over else _games_under_way(tournament, table)
     return {
         "tournament": tournament,

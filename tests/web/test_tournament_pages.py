@@ -379,3 +379,23 @@ def test_a_tournaments_status_reads_as_one_tournaments_in_spanish():
     tournament = make_with_maker()
     page = client_for("x").get(page_of(tournament), **ES).text
     assert '<h2 id="t-status-title">Próximo</h2>' in page
+
+
+def test_the_podium_is_of_people_placed_among_people_as_the_prizes_are():
+    """Computers that finish ahead (the maker's, entered to fill seats) never win a prize: the
+    podium shows the people, the best of them first, as the pot is paid (results.pay_prizes)."""
+
+    def row(rank: int, name: str, computer: bool = False, left: bool = False) -> dict:
+        return {"rank": rank, "name": name, "computer": computer, "left": left, "games": 3}
+
+    table = [
+        row(1, "Computer (beginner)", computer=True),
+        row(2, "Computer (club player)", computer=True),
+        row(3, "Bo"),
+        row(3, "Cy"),
+        row(5, "Di", left=True),
+        row(6, "Ed"),
+        row(7, "Flo"),
+    ]
+    placed = [(entry["place"], entry["name"]) for entry in presenters.podium_of(table)]
+    assert placed == [(1, "Bo"), (1, "Cy"), (3, "Ed")]
