@@ -66,7 +66,8 @@ def test_the_phone_header_shows_every_link(browser, base, locale, sheet):
     assert language["y"] < brand["y"] + brand["height"]
     assert header["height"] < 100
     links = page.get_by_role("banner").get_by_role("navigation").get_by_role("link").all()
-    assert len(links) == 6  # Play, Online, Profile, My games, How to play, Score sheet
+    # Play, Online, Groups, Tournaments, Profile, My games, How to play, Score sheet
+    assert len(links) == 8
     # They wrap rather than scroll sideways: a row that scrolled hid the last one from view.
     for link in links:
         box = link.bounding_box()
