@@ -199,7 +199,13 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     server = Server(data)  # migrates the data directory's database
-    os.environ |= {"YAHTZEE_DATA_DIR": str(data), "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings"}
+    # This process makes the arena on the server's database: its data directory's SQLite, or on
+    # PostgreSQL (DATABASE_URL, as scripts/test's second pass runs) the database made for it.
+    os.environ |= {
+        key: server.env[key]
+        for key in ("YAHTZEE_DATA_DIR", "DJANGO_SETTINGS_MODULE", "DATABASE_URL")
+        if key in server.env
+    }
     started = time.monotonic()
     tournament_id, people = setup(args.players)
     print(f"arena of {args.players} made, joined and paired in {time.monotonic() - started:.1f} s")
