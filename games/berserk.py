@@ -16,6 +16,13 @@ from games.models import Game
 from games.rawsql import update_columns
 
 
+def has_rolled(game: Game, seat) -> bool:
+    """Whether the seat has made its first roll: a turn of its played (a box scored), or its
+    first turn's roll under way. Berserk is open only before it."""
+    turns_played = any(score is not None for score in seat.scores)
+    return turns_played or (game.current_seat == seat.position and game.rolls > 0)
+
+
 def go_berserk(game_id: str, visitor: str | None) -> Game:
     """The visitor's seat goes berserk (inside the caller's transaction or its own)."""
     from django.db import transaction
@@ -26,11 +33,7 @@ def go_berserk(game_id: str, visitor: str | None) -> Game:
             raise StaleAction(_("The game is over."))
         if seat.berserk:
             raise StaleAction(_("You have gone berserk already."))
-        state = game.state()
-        rolled = state.cards[seat.position].turns_played or (
-            game.current_seat == seat.position and game.rolls
-        )
-        if rolled:
+        if has_rolled(game, seat):
             raise IllegalMove(_("Berserk is chosen before your first roll."))
         seat.berserk = True
         update_columns(seat, ("berserk",))

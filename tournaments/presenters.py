@@ -21,6 +21,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.strategy.bots import BOTS
+from games import berserk
 from games.models import Game
 from groups.models import Membership
 from history import summaries
@@ -319,9 +320,7 @@ def berserk_open(tournament_game: TournamentGame, visitor: str) -> bool:
     seat = game.seat_of(visitor)
     if seat is None or seat.berserk or game.status != Game.Status.PLAYING:
         return False
-    # Before their first roll: none of their turns played, and not rolling their first.
-    turns = sum(score is not None for score in seat.scores)
-    return not turns and not (game.current_seat == seat.position and game.rolls)
+    return not berserk.has_rolled(game, seat)
 
 
 def viewer_context(tournament: Tournament, visitor: str | None) -> dict:
