@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 
 from tournaments.models import Entry, Tournament
+from tournaments.presenters import FORMAT_NAMES, STATUS_NAMES
 
 PAST_SHOWN = 10  # the group page lists the most recent ones
 
@@ -37,9 +38,9 @@ def _line(tournament: Tournament, when) -> dict:
     players = ngettext("%(players)s player", "%(players)s players", tournament.players) % {
         "players": tournament.players
     }
-    note = f"{gettext(tournament.get_format_display())} · {players}"
+    note = f"{FORMAT_NAMES[tournament.format]} · {players}"
     if tournament.status == Tournament.Status.CANCELLED:
-        note = f"{note} · {gettext('Cancelled')}"
+        note = f"{note} · {STATUS_NAMES[tournament.status]}"
     return {
         "name": tournament.name,
         "url": reverse("tournaments:tournament", args=[tournament.pk]),
