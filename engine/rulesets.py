@@ -85,6 +85,36 @@ def chance(box: Box, dice: Sequence[int]) -> int:
     return sum(dice)
 
 
+def groups(box: Box, dice: Sequence[int]) -> int:
+    """Groups of alike dice, each of another face (``box.shape``: (2,) one pair, (2, 2) two
+    pairs, (3,) three of a kind, (3, 2) Yatzy's full house, (4, 2) a tower ...): the sum of the
+    dice in those groups, the best such choice, or 0 when the dice hold no such groups.
+
+    Scandinavian Yatzy's way of scoring: only the dice that make the hand count.
+    """
+    counts = Counter(dice)
+    return _best_groups(box.shape, tuple(sorted(counts, reverse=True)), counts)
+
+
+def _best_groups(shape: tuple[int, ...], faces: tuple[int, ...], counts: Counter) -> int:
+    if not shape:
+        return 0
+    need, rest = shape[0], shape[1:]
+    best = 0
+    for face in faces:
+        if counts[face] >= need:
+            others = tuple(f for f in faces if f != face)
+            tail = _best_groups(rest, others, counts) if rest else 0
+            if tail or not rest:
+                best = max(best, need * face + tail)
+    return best
+
+
+def run(box: Box, dice: Sequence[int]) -> int:
+    """Scandinavian straights: every face of ``box.shape`` shows (1-5, 2-6, 1-6): ``box.points``."""
+    return box.points if set(box.shape) <= set(dice) else 0
+
+
 @dataclass(frozen=True)
 class Box:
     """One box of a card: its key, printed name (English, translated by the site), section and
@@ -96,6 +126,7 @@ class Box:
     scorer: Callable[[Box, Sequence[int]], int] = field(repr=False)
     size: int = 0  # the face an upper box counts, or how many dice alike or in a row
     points: int = 0  # what a made hand (full house, straight, Yahtzee) scores
+    shape: tuple[int, ...] = ()  # ``groups``: dice in each group; ``run``: the faces needed
 
     def score(self, dice: Sequence[int]) -> int:
         """Points these dice score here by the plain rules (no joker)."""
@@ -127,6 +158,7 @@ class RuleSet:
     extra_yahtzee: ExtraYahtzee
     yahtzee_bonus: int = 0  # points of each extra Yahtzee, with ExtraYahtzee.BONUS_AND_JOKER
     in_order: bool = False  # boxes must be filled in card order
+    saved_rolls: bool = False  # rolls not used in a turn carry over to the player's later turns
 
     def __post_init__(self) -> None:
         sections = [box.section for box in self.boxes]
@@ -206,18 +238,25 @@ def upper_box(key: str, name: str, face: int) -> Box:
     return Box(key, name, Section.UPPER, count_face, size=face)
 
 
-def lower_box(key: str, name: str, scorer: Callable, size: int = 0, points: int = 0) -> Box:
-    """A lower box scored by ``scorer`` with its two numbers."""
-    return Box(key, name, Section.LOWER, scorer, size=size, points=points)
+def lower_box(
+    key: str, name: str, scorer: Callable, size: int = 0, points: int = 0, shape: tuple = ()
+) -> Box:
+    """A lower box scored by ``scorer`` with its numbers."""
+    return Box(key, name, Section.LOWER, scorer, size=size, points=points, shape=shape)
 
 
-YAHTZEE_BOXES = (
+UPPER_BOXES = (
     upper_box("ones", _("Ones"), 1),
     upper_box("twos", _("Twos"), 2),
     upper_box("threes", _("Threes"), 3),
     upper_box("fours", _("Fours"), 4),
     upper_box("fives", _("Fives"), 5),
     upper_box("sixes", _("Sixes"), 6),
+)
+"""Ones to sixes: the upper section of every card."""
+
+YAHTZEE_BOXES = (
+    *UPPER_BOXES,
     lower_box("three_of_a_kind", _("Three of a kind"), alike_sum, size=3),
     lower_box("four_of_a_kind", _("Four of a kind"), alike_sum, size=4),
     lower_box("full_house", _("Full house"), full_house, points=25),
@@ -247,8 +286,83 @@ YAHTZEE_NO_BONUS = YAHTZEE.but(
 )
 """Yahtzee with multiple Yahtzees off: an extra Yahtzee earns no bonus and is no joker."""
 
+YAHTZEE_IN_ORDER = YAHTZEE.but(key="official-in-order", name=_("Yahtzee, in order"), in_order=True)
+"""Yahtzee with the boxes filled from top to bottom, one a turn."""
+
+YATZY_BOXES = (
+    *UPPER_BOXES,
+    lower_box("one_pair", _("One pair"), groups, shape=(2,)),
+    lower_box("two_pairs", _("Two pairs"), groups, shape=(2, 2)),
+    lower_box("three_of_a_kind", _("Three of a kind"), groups, shape=(3,)),
+    lower_box("four_of_a_kind", _("Four of a kind"), groups, shape=(4,)),
+    lower_box("small_straight", _("Small straight"), run, points=15, shape=(1, 2, 3, 4, 5)),
+    lower_box("large_straight", _("Large straight"), run, points=20, shape=(2, 3, 4, 5, 6)),
+    lower_box("full_house", _("Full house"), groups, shape=(3, 2)),
+    lower_box("chance", _("Chance"), chance),
+    lower_box("yatzy", _("Yatzy"), all_alike, points=50),
+)
+"""The 15 boxes of Scandinavian Yatzy in card order."""
+
+YATZY = RuleSet(
+    key="yatzy",
+    name=_("Yatzy"),
+    dice=5,
+    boxes=YATZY_BOXES,
+    upper_bonus=UpperBonus(threshold=63, points=50),
+    extra_yahtzee=ExtraYahtzee.NOTHING,
+)
+"""Scandinavian Yatzy: 50 points at 63 upper, hands scored by the dice that make them, no joker."""
+
+YATZY_IN_ORDER = YATZY.but(key="yatzy-in-order", name=_("Yatzy, in order"), in_order=True)
+"""Yatzy with the boxes filled from top to bottom, one a turn."""
+
+MAXI_BOXES = (
+    *UPPER_BOXES,
+    lower_box("one_pair", _("One pair"), groups, shape=(2,)),
+    lower_box("two_pairs", _("Two pairs"), groups, shape=(2, 2)),
+    lower_box("three_pairs", _("Three pairs"), groups, shape=(2, 2, 2)),
+    lower_box("three_of_a_kind", _("Three of a kind"), groups, shape=(3,)),
+    lower_box("four_of_a_kind", _("Four of a kind"), groups, shape=(4,)),
+    lower_box("five_of_a_kind", _("Five of a kind"), groups, shape=(5,)),
+    lower_box("small_straight", _("Small straight"), run, points=15, shape=(1, 2, 3, 4, 5)),
+    lower_box("large_straight", _("Large straight"), run, points=20, shape=(2, 3, 4, 5, 6)),
+    lower_box("full_straight", _("Full straight"), run, points=21, shape=(1, 2, 3, 4, 5, 6)),
+    lower_box("full_house", _("Full house"), groups, shape=(3, 2)),
+    lower_box("castle", _("Castle"), groups, shape=(3, 3)),
+    lower_box("tower", _("Tower"), groups, shape=(4, 2)),
+    lower_box("chance", _("Chance"), chance),
+    lower_box("maxi_yatzy", _("Maxi Yatzy"), all_alike, points=100),
+)
+"""The 20 boxes of Maxi Yatzy in card order."""
+
+MAXI_YATZY = RuleSet(
+    key="maxi",
+    name=_("Maxi Yatzy"),
+    dice=6,
+    boxes=MAXI_BOXES,
+    upper_bonus=UpperBonus(threshold=84, points=50),
+    extra_yahtzee=ExtraYahtzee.NOTHING,
+)
+"""Maxi Yatzy: six dice, 20 boxes, 50 points at 84 upper."""
+
+MAXI_YATZY_SAVED = MAXI_YATZY.but(
+    key="maxi-saved", name=_("Maxi Yatzy, saved rolls"), saved_rolls=True
+)
+"""Maxi Yatzy where the rolls a turn leaves unused carry over to the player's later turns."""
+
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(
-    {rules.key: rules for rules in (YAHTZEE, YAHTZEE_NO_BONUS)}
+    {
+        rules.key: rules
+        for rules in (
+            YAHTZEE,
+            YAHTZEE_NO_BONUS,
+            YAHTZEE_IN_ORDER,
+            YATZY,
+            YATZY_IN_ORDER,
+            MAXI_YATZY,
+            MAXI_YATZY_SAVED,
+        )
+    }
 )
 """Every rule set the site knows, by key."""
 

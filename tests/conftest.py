@@ -109,8 +109,9 @@ def strategy_tables():
     by rule set."""
     from engine.rulesets import RULE_SETS
     from engine.strategy import Advisor
+    from engine.strategy.points import solvable
 
-    return {rules: Advisor.load(rules) for rules in RULE_SETS.values()}
+    return {rules: Advisor.load(rules) for rules in RULE_SETS.values() if solvable(rules)}
 
 
 def pytest_addoption(parser):

@@ -39,6 +39,15 @@ def check_solvable(rules: RuleSet) -> RuleSet:
     return rules
 
 
+def solvable(rules: RuleSet) -> bool:
+    """True when ``check_solvable`` accepts ``rules`` (the solver has a table for them)."""
+    try:
+        check_solvable(rules)
+    except ValueError:
+        return False
+    return True
+
+
 NUM_BOXES = SOLVED.turns
 """13 boxes, so 13 turns."""
 NUM_MASKS = 1 << NUM_BOXES

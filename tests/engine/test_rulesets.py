@@ -41,11 +41,12 @@ RICH_HOUSE = YAHTZEE.but(
 
 def test_a_rule_set_is_found_by_its_key_and_names_its_table_file(tmp_path):
     assert rule_set("official") is YAHTZEE and rule_set("no-multiple") is YAHTZEE_NO_BONUS
-    assert list(RULE_SETS) == ["official", "no-multiple"]
+    assert list(RULE_SETS)[:2] == ["official", "no-multiple"]
     assert table_path(YAHTZEE, tmp_path).name == "yahtzee-v2-official.npy"
     assert table_path(YAHTZEE_NO_BONUS, tmp_path).name == "yahtzee-v2-no-multiple.npy"
+    assert rule_set("maxi").dice == 6
     with pytest.raises(KeyError):
-        rule_set("maxi")
+        rule_set("maxi-yahtzee")
 
 
 def test_a_rule_set_is_an_immutable_value():

@@ -12,7 +12,11 @@ from tqdm import tqdm
 from engine.rules import Scorecard
 from engine.rulesets import RULE_SETS
 from engine.strategy import build, storage, table_path
+from engine.strategy.points import solvable
 from engine.strategy.solver import count_states
+
+SOLVABLE = [key for key, rules in RULE_SETS.items() if solvable(rules)]
+"""The rule sets the solver builds a table for, by key."""
 
 
 class Command(BaseCommand):
@@ -27,10 +31,10 @@ class Command(BaseCommand):
         """--variant: which rules to solve; --dir: where to write."""
         parser.add_argument(
             "--variant",
-            choices=["both", *RULE_SETS],
-            default="both",
-            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither "
-            "(default: both)",
+            choices=["all", "both", *SOLVABLE],
+            default="all",
+            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither; ... "
+            "(default: all the rule sets the solver can solve; 'both' is an old name for it)",
         )
         parser.add_argument("--dir", default=None, help="cache directory to write to")
         parser.add_argument(
@@ -42,7 +46,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Build each requested variant with a progress bar and report its value and time."""
-        names = list(RULE_SETS) if options["variant"] == "both" else [options["variant"]]
+        every = options["variant"] in ("all", "both")
+        names = list(SOLVABLE) if every else [options["variant"]]
         for name in names:
             rules = RULE_SETS[name]
             file = table_path(rules, options["dir"])
