@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from engine.flow import GameState, Turn, replay
 from engine.rules import Scorecard
-from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS, RuleSet
+from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet, rule_set
 
 # Registered with the games app from here, where Django looks for its models.
 from games.openpages import OpenPage as OpenPage
@@ -41,7 +41,7 @@ def no_holds() -> list[bool]:
 
 
 STORED_RULES = {True: YAHTZEE, False: YAHTZEE_NO_BONUS}
-"""The rule set of a game by its stored ``multiple_yahtzees``: the one place that reads it."""
+"""The rule set of the solo form's "multiple Yahtzees" box, ticked or not."""
 
 
 class GameQuerySet(models.QuerySet):
@@ -122,7 +122,8 @@ class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SOLO)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
-    multiple_yahtzees = models.BooleanField(default=True)  # its rule set: see ``rules``
+    # Its rule set's key (``engine.rulesets.RULE_SETS``): read and written through ``rules``.
+    rules_key = models.CharField(max_length=24, default=YAHTZEE.key)
     # A ranked match (online, two players): its end rates both players, once (lobby.ranked).
     ranked = models.BooleanField(default=False)
     # A diamond match: what each player staked (0: none). The pot is held by lobby.diamonds.
@@ -230,16 +231,15 @@ class Game(models.Model):
 
     @property
     def rules(self) -> RuleSet:
-        """The game's rule set, from its stored ``multiple_yahtzees`` (``STORED_RULES``)."""
-        return STORED_RULES[self.multiple_yahtzees]
+        """The game's rule set, by its stored key."""
+        return rule_set(self.rules_key)
 
     @rules.setter
     def rules(self, rules: RuleSet) -> None:
-        """Store ``rules`` (``Game(rules=...)`` too); ValueError for one a game cannot store."""
-        stored = [flag for flag, known in STORED_RULES.items() if known == rules]
-        if not stored:
+        """Store ``rules`` (``Game(rules=...)`` too); ValueError for one the site does not know."""
+        if RULE_SETS.get(rules.key) != rules:
             raise ValueError(f"a game cannot store the rule set {rules.key!r}")
-        self.multiple_yahtzees = stored[0]
+        self.rules_key = rules.key
 
     def state(self) -> GameState:
         """The stored snapshot as a rules-level GameState."""

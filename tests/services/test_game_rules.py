@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets import YAHTZEE, YAHTZEE_NO_BONUS
+from engine.rulesets import MAXI_YATZY, YAHTZEE, YAHTZEE_NO_BONUS
 from games.models import Game
 from tests.factories import act, make_game
 
 
 def test_a_game_row_maps_to_its_rule_set_and_back():
-    assert Game(multiple_yahtzees=True).rules is YAHTZEE
-    assert Game(multiple_yahtzees=False).rules is YAHTZEE_NO_BONUS
-    assert Game(rules=YAHTZEE_NO_BONUS).multiple_yahtzees is False
-    assert Game(rules=YAHTZEE).multiple_yahtzees is True
+    assert Game().rules is YAHTZEE
+    assert Game(rules_key="no-multiple").rules is YAHTZEE_NO_BONUS
+    assert Game(rules=YAHTZEE_NO_BONUS).rules_key == "no-multiple"
+    assert Game(rules=MAXI_YATZY).rules is MAXI_YATZY
     with pytest.raises(ValueError, match="cannot store the rule set 'in-order'"):
         Game(rules=YAHTZEE.but(key="in-order", in_order=True))
 

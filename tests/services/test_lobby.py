@@ -64,7 +64,7 @@ def test_challenge_accept_starts_a_game_for_both():
     assert response.status_code == 302
     game = Game.objects.get()
     assert response["Location"] == f"/game/{game.id}/"
-    assert game.mode == Game.Mode.ONLINE and game.multiple_yahtzees
+    assert game.mode == Game.Mode.ONLINE and game.rules_key == "official"
     assert [(s.name, s.visitor) for s in game.ordered_seats()] == [("Ana", "ana"), ("Bo", "bo")]
     again = bo.post(f"/online/challenge/{challenge.pk}/accept/")
     assert again.status_code == 409

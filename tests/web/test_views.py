@@ -35,13 +35,13 @@ def test_home_offers_a_new_game_and_then_continue():
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == f"/game/{game.id}/"
-    assert game.multiple_yahtzees
+    assert game.rules_key == "official"
     assert "Continue: Solo · round 1" in client.get("/").text
 
 
 def test_new_game_with_multiple_yahtzees_off():
     Client().post("/new/", {"mode": "solo"})  # an unticked box sends nothing
-    assert not Game.objects.get().multiple_yahtzees
+    assert Game.objects.get().rules_key == "no-multiple"
 
 
 def test_plain_roll_redirects_and_the_page_shows_the_dice():
