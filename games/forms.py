@@ -11,9 +11,10 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine.rules import IllegalMove
-from engine.rulesets import RuleSet
+from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet
 from engine.strategy.bots import BOTS
 from engine.words import _ as untranslated
 from games.models import STORED_RULES
@@ -126,6 +127,43 @@ def _takes_selector(before: str, selector: str) -> bool:
         # After NFC the compatibility block keeps only its dozen unified ideographs (U+FA0E...).
         return unicodedata.name(before, "").startswith(HAN_NAMES)
     return unicodedata.category(before)[0] == "S" or before in KEYCAP_BASES
+
+
+def offered_rules(*, multiplayer: bool = False) -> list[RuleSet]:
+    """The rule sets a form offers, in the site's order: every one for a game of one browser;
+    without "multiple Yahtzees off" where several people play (multiplayer has them on)."""
+    return [
+        rules for rules in RULE_SETS.values() if not (multiplayer and rules is YAHTZEE_NO_BONUS)
+    ]
+
+
+def variant_choices(*, multiplayer: bool = False) -> list[tuple[str, str]]:
+    """(key, translated name) of each rule set offered, for a form's choice."""
+    return [(rules.key, _(rules.name)) for rules in offered_rules(multiplayer=multiplayer)]
+
+
+class VariantField(forms.ChoiceField):
+    """The game to play, chosen by its rule set's key; cleans to the ``RuleSet``. An unknown key,
+    or one this form does not offer, is refused with a sentence a player can read.
+
+    ``multiplayer=True`` for the forms of games between people (challenges, tables, tournaments):
+    they do not offer "multiple Yahtzees off".
+    """
+
+    default_error_messages = {
+        "invalid_choice": _("Choose a game from the list: “%(value)s” is not one of them."),
+    }
+
+    def __init__(self, *, multiplayer: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", YAHTZEE.key)
+        kwargs.setdefault("label", pgettext_lazy("which game is played", "Game"))
+        kwargs.setdefault("required", False)  # a form from before the choice: Yahtzee
+        super().__init__(choices=variant_choices(multiplayer=multiplayer), **kwargs)
+        self.multiplayer = multiplayer
+
+    def clean(self, value: Any) -> RuleSet:  # type: ignore[override]
+        key = super().clean(value) or YAHTZEE.key
+        return RULE_SETS[key]
 
 
 class SoloGameForm(forms.Form):
