@@ -79,6 +79,7 @@ def _card(tournament: Tournament) -> dict:
         "id": tournament.pk,
         "name": tournament.name,
         "format": FORMAT_NAMES.get(tournament.format, tournament.format),
+        "variant": tournament.rules.name,  # translated by the template
         "status": STATUS_NAMES.get(tournament.status, tournament.status),
         "status_key": tournament.status,
         "starts_at": tournament.starts_at,

@@ -21,8 +21,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.refusals import ActionRefused, NotFound, StaleAction
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy.bots import BOTS
+from engine.strategy.points import solvable
 from engine.words import _
+from games import advice
 from games.berserk import go_berserk as seat_berserk
 from games.models import Game
 from games.services import resign
@@ -30,6 +33,7 @@ from groups.models import Membership
 from lobby import diamonds
 from lobby.access import Forbidden, player_of
 from lobby.diamonds import NotEnough
+from lobby.forms import check_between_people
 from lobby.models import DiamondEntry, Player
 from tournaments import events
 from tournaments.clock import advance
@@ -58,7 +62,8 @@ class TournamentOptions:
     """What a maker chooses. ``starts_at`` None: now (after ``JOIN_WINDOW``); ``minutes`` for an
     arena, ``rounds`` for a Swiss or duplicate; ``computer`` a strength of
     ``engine.strategy.bots.BOTS`` that fills seats ("": none); ``group_id``: for a group's
-    members only (None: anyone with the link)."""
+    members only (None: anyone with the link); ``rules``: the game every game of it is played
+    in."""
 
     name: str
     format: str
@@ -74,6 +79,7 @@ class TournamentOptions:
     computer: str = ""
     best_of: int = 1
     capacity: int = 64
+    rules: RuleSet = YAHTZEE
 
 
 def scaled(minutes: int) -> timedelta:
@@ -122,6 +128,8 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
         raise ActionRefused(_("A Swiss round's match is best of one or of three games."))
     if options.computer and options.computer not in BOTS:
         raise ActionRefused(_("Choose one of the computer's strengths offered."))
+    check_variant(options.rules, options.format, rated=bool(options.rated))
+    check_computer(options.computer, options.rules)
     if options.berserk and options.format != Tournament.Format.ARENA:
         raise ActionRefused(_("Berserk is an arena's option."))
     starts_at = options.starts_at or now + JOIN_WINDOW
@@ -152,7 +160,44 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
         "computer": options.computer,
         "best_of": options.best_of,
         "capacity": capacity,
+        "rules_key": options.rules.key,
     }
+
+
+def knows(rules: RuleSet) -> bool:
+    """Whether the perfect player knows this game: its table is loaded, or one the solver makes
+    (a table missing or damaged a while is being built: ``games.advice``; meanwhile the computer
+    plays as the beginner, ``matches.playable``, and points lost are worked out later)."""
+    return advice.is_ready(rules) or solvable(rules)
+
+
+def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
+    """Refuse a game no tournament is played in: one not offered between people; a rated one in
+    anything but Yahtzee (a rating compares like with like); a duplicate, ranked by the points
+    lost against the perfect player, in a game whose table the perfect player has not yet."""
+    check_between_people(rules)
+    if rated and rules is not YAHTZEE:
+        raise ActionRefused(
+            _("A rated tournament is played in Yahtzee: choose Yahtzee or unrated.")
+        )
+    if format == Tournament.Format.DUPLICATE and not knows(rules):
+        raise ActionRefused(
+            _(
+                "A duplicate ranks by the points lost against the perfect player, who cannot play "
+                "%(game)s yet: choose another game or format."
+            ),
+            game=rules.name,
+        )
+
+
+def check_computer(strength: str, rules: RuleSet) -> None:
+    """Refuse a computer that cannot play this game: its strength needs the perfect player's
+    table of it, not there yet (the beginner needs none)."""
+    if strength and strength in advice.NEEDS_TABLE and not knows(rules):
+        raise ActionRefused(
+            _("The computer cannot play %(game)s at that strength yet: choose the beginner."),
+            game=rules.name,
+        )
 
 
 def create(visitor: str | None, options: TournamentOptions) -> Tournament:
@@ -347,6 +392,7 @@ def add_computer(tournament_id: str, visitor: str | None, strength: str) -> Entr
             raise Forbidden(_("Only the tournament's maker can add the computer."))
         if strength not in BOTS:
             raise ActionRefused(_("Choose one of the computer's strengths offered."))
+        check_computer(strength, tournament.rules)
         if is_over(tournament):
             raise StaleAction(_("This tournament is over."))
         if tournament.entries.exclude(status=Entry.Status.LEFT).count() >= tournament.capacity:
