@@ -83,6 +83,7 @@ def summarise(
                 game=game,
                 visitor=seat.visitor,
                 mode=game.mode,
+                rules_key=game.rules_key,
                 ranked=game.ranked,
                 stake=game.stake,
                 # A duplicate tournament's round shows its seed later too, but is always timed;
