@@ -23,7 +23,7 @@ from games.playback import SPEEDS
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]
 # How many dice a roll's holds may name: a game's own count is checked when the move is played.
-DICE_COUNTS = frozenset(rules.dice for rules in STORED_RULES.values())
+DICE_COUNTS = frozenset(rules.dice for rules in RULE_SETS.values())
 
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
