@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from engine.flow import GameState, Turn, replay
 from engine.rules import Scorecard
-from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet, rule_set
+from engine.rulesets import RULE_SETS, YAHTZEE, RuleSet, rule_set
 
 # Registered with the games app from here, where Django looks for its models.
 from games.openpages import OpenPage as OpenPage
@@ -40,10 +40,6 @@ def no_holds() -> list[bool]:
     """Five released dice, as stored (``games.services`` makes a game of another rule set with its
     own number of dice)."""
     return [False] * YAHTZEE.dice
-
-
-STORED_RULES = {True: YAHTZEE, False: YAHTZEE_NO_BONUS}
-"""The rule set of the solo form's "multiple Yahtzees" box, ticked or not."""
 
 
 class GameQuerySet(models.QuerySet):
