@@ -22,6 +22,7 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
+from engine.strategy.points import solvable
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +49,8 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
         try:
             status = file.stat()
         except FileNotFoundError:
-            _missing(rules, directory, file)
+            if solvable(rules):  # else no build could make it
+                _missing(rules, directory, file)
             return None
         except OSError:
             return None  # unreadable: a solve could not write there either
@@ -66,6 +68,17 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
             return None
         _advisors[file] = loaded
         return loaded
+
+
+def offered(rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this rule set has a coach and the computer's stronger players at all: its table is
+    loaded, or the solver can build it (until then they are getting ready)."""
+    return solvable(rules) or is_ready(rules)
+
+
+def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this computer strength plays this rule set at all (now or once ready)."""
+    return bot not in NEEDS_TABLE or offered(rules)
 
 
 def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:

@@ -17,13 +17,12 @@ from engine.rules import IllegalMove
 from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet
 from engine.strategy.bots import BOTS
 from engine.words import _ as untranslated
-from games.models import STORED_RULES
 from games.playback import SPEEDS
 
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]
 # How many dice a roll's holds may name: a game's own count is checked when the move is played.
-DICE_COUNTS = frozenset(rules.dice for rules in STORED_RULES.values())
+DICE_COUNTS = frozenset(rules.dice for rules in RULE_SETS.values())
 
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
@@ -166,27 +165,46 @@ class VariantField(forms.ChoiceField):
         return RULE_SETS[key]
 
 
-class SoloGameForm(forms.Form):
-    """A game for one person."""
+class NewGameForm(forms.Form):
+    """What every form of the home page asks: the game to play (``rules``)."""
 
-    multiple_yahtzees = forms.BooleanField(required=False, initial=True)
+    variant = VariantField()
 
     def rules(self) -> RuleSet:
-        """The rule set chosen: the official one, or multiple Yahtzees off (a valid form)."""
-        return STORED_RULES[self.cleaned_data["multiple_yahtzees"]]
+        """The rule set chosen (a valid form)."""
+        return self.cleaned_data["variant"]
+
+    def strengths(self) -> list[str]:
+        """The computer's strengths the game seats (a valid form)."""
+        return []
 
 
-class ComputerGameForm(forms.Form):
+class SoloGameForm(NewGameForm):
+    """A game for one person."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "solo_%s")  # the home page has three forms' fields
+        super().__init__(*args, **kwargs)
+
+
+class ComputerGameForm(NewGameForm):
     """A game against the computer at one of three strengths."""
 
     strength = forms.ChoiceField(choices=BOT_CHOICES, initial="optimal", widget=forms.RadioSelect)
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "computer_%s")
+        super().__init__(*args, **kwargs)
 
     def descriptions(self) -> list[tuple[str, str, str]]:
         """(value, name, one-line description) of each strength, for the radio list."""
         return [(bot.id, _(bot.name), _(bot.description)) for bot in BOTS.values()]
 
+    def strengths(self) -> list[str]:
+        return [self.cleaned_data["strength"]]
 
-class LocalGameForm(forms.Form):
+
+class LocalGameForm(NewGameForm):
     """Pass-the-phone: 2 to 6 seats, each a named person or the computer."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -231,6 +249,9 @@ class LocalGameForm(forms.Form):
                 raise ValidationError(_("Give each player a different name."), code="same")
         data["seats"] = seats
         return data
+
+    def strengths(self) -> list[str]:
+        return [kind for _, kind in self.cleaned_data["seats"] if kind != "person"]
 
 
 class SpeedForm(forms.Form):

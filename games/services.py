@@ -96,9 +96,11 @@ def _create_game(
     options |= {"seed": seed, "seed_hash": dice.commitment(seed)}
     options |= clock.first_turn(options.get("turn_seconds"))
     with transaction.atomic():
-        game = Game.objects.create(mode=mode, rules=rules, **options)
+        game = Game.objects.create(mode=mode, rules=rules, held=[False] * rules.dice, **options)
+        scores = [None] * rules.turns
         Seat.objects.bulk_create(
-            Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
+            Seat(game=game, position=position, scores=scores, **fields)
+            for position, fields in enumerate(seats)
         )
         if seats[0].get("bot"):
             # The computer sits first: it opens the game now, or nobody ever would.

@@ -56,16 +56,21 @@ def odds_lines(state) -> list[dict]:
         return []
     kept = turn.kept if turn.dice else ()
     open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
-    chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
+    try:
+        chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
+    except ValueError:  # worked out for five dice and at most three rolls: none for the rest
+        return []
     return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
 
 
 def coach_allowed(game: Game) -> bool:
-    """Hints and odds help in practice games; online games against people go without, and so
-    do an attempt at the daily challenge and a duplicate tournament's round (their boards
-    compare players: ``reveal_after`` is set only on those), and a berserk seat's game."""
+    """Hints and odds help in practice games of a rule set the coach knows (``advice.offered``);
+    online games against people go without, and so do an attempt at the daily challenge and a
+    duplicate tournament's round (their boards compare players: ``reveal_after`` is set only on
+    those), and a berserk seat's game."""
     return (
-        game.mode != Game.Mode.ONLINE
+        advice.offered(game.rules)
+        and game.mode != Game.Mode.ONLINE
         and game.reveal_after is None
         and not any(seat.berserk for seat in game.ordered_seats())
     )

@@ -207,7 +207,8 @@ def continue_entry(game: Game, visitor: str | None, your_turn: bool) -> dict:
     names = ", ".join(seat_name(seat) for seat in others or seats)
     played = min(sum(score is not None for score in seat.scores) for seat in seats)
     who = gettext("Solo") if len(seats) == 1 else names
-    summary = gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+    round_number = min(played + 1, game.rules.turns)
+    summary = gettext("%(who)s · round %(round)s") % {"who": who, "round": round_number}
     online = game.mode == Game.Mode.ONLINE
     own_pace = game.pace == Game.Pace.OWN
     return {

@@ -1,0 +1,164 @@
+"""Making and playing every variant through the pages: the home page's choice, the game page's
+card and dice for any rule set, and the refusals of what a variant has not (each 4xx, in words,
+nothing changed)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from engine.rulesets import (
+    MAXI_YATZY,
+    MAXI_YATZY_SAVED,
+    RULE_SETS,
+    YAHTZEE,
+    YAHTZEE_NO_BONUS,
+    YATZY,
+    YATZY_IN_ORDER,
+)
+from games import advice
+from games.models import Game
+from tests.clients import FORM_POST, HTMX, client_for, refusal_text, url
+from tests.factories import act, make_game
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(game: Game) -> tuple:
+    game.refresh_from_db()
+    seats = [(s.scores, s.saved_rolls) for s in game.seats.order_by("position")]
+    return (game.step, game.dice, game.held, game.rolls, game.log_length, seats)
+
+
+def test_the_home_page_offers_every_variant_in_each_form():
+    page = Client().get("/").text
+    for form in ("solo_variant", "computer_variant", "id_variant"):
+        select = re.search(rf'<select name="variant" id="{form}">(.*?)</select>', page, re.S)
+        assert select, form
+        assert re.findall(r'value="([^"]+)"', select.group(1)) == list(RULE_SETS)
+    with translation.override("es"):
+        page = Client(headers={"Accept-Language": "es"}).get("/").text
+    assert "Maxi Yatzy, tiradas guardadas" in page and "Yatzy, en orden" in page
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+@pytest.mark.parametrize("mode", ["solo", "local"])
+def test_each_variant_is_made_and_its_page_shows_its_card(mode, rules):
+    client = client_for()
+    data = {"mode": mode, "variant": rules.key}
+    if mode == "local":
+        data |= {"name_1": "Ana", "name_2": "Bo"}
+    response = client.post("/new/", data)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.rules is rules and game.mode == mode
+    page = client.get(response["Location"]).text
+    assert f"Round 1 of {rules.turns}" in page
+    assert page.count('id="die-') == rules.dice
+    boxes = re.findall(r'<tr id="box-([a-z_]+)"', page)
+    assert boxes == list(rules.keys)
+    bonus = rules.upper_bonus
+    assert f"Bonus {bonus.points} ({bonus.threshold} or more)" in page
+    assert ('id="yahtzee-bonus"' in page) is rules.joker
+
+
+def test_a_computer_game_of_a_variant_plays_it():
+    client = client_for()
+    client.post("/new/", {"mode": "computer", "strength": "beginner", "variant": MAXI_YATZY.key})
+    game = Game.objects.get()
+    assert game.rules is MAXI_YATZY and game.ordered_seats()[1].bot == "beginner"
+
+
+NO_TABLE = [rules for rules in RULE_SETS.values() if not advice.offered(rules)]
+
+
+@pytest.mark.parametrize("strength", ["optimal", "club"])
+def test_a_strong_computer_of_a_variant_with_no_table_is_refused(strength):
+    if not NO_TABLE:
+        pytest.skip("every variant has its table")
+    rules = NO_TABLE[0]
+    data = {"mode": "computer", "strength": strength, "variant": rules.key}
+    response = client_for().post("/new/", data)
+    assert response.status_code == 400
+    assert (
+        f"The computer plays {rules.name} only as the beginner: choose the beginner."
+        in response.text
+    )
+    local = {"mode": "local", "variant": rules.key, "name_1": "Ana", "kind_2": strength}
+    assert client_for().post("/new/", local).status_code == 400
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("key", ["chess", "maxi-saved-rolls", ""])
+def test_an_unknown_variant_is_refused_in_words(key):
+    if not key:  # no choice at all: a form from before the choice, Yahtzee
+        client_for().post("/new/", {"mode": "solo"})
+        assert Game.objects.get().rules is YAHTZEE
+        return
+    response = client_for().post("/new/", {"mode": "solo", "variant": key})
+    assert response.status_code == 400
+    assert f"Choose a game from the list: “{key}” is not one of them." in response.text
+    assert not Game.objects.exists()
+
+
+def test_multiple_yahtzees_off_is_a_choice_of_its_own():
+    client_for().post("/new/", {"mode": "solo", "variant": "no-multiple"})
+    assert Game.objects.get().rules is YAHTZEE_NO_BONUS
+
+
+def test_in_order_the_card_offers_only_the_next_box_and_says_so():
+    game = make_game([((1, 1, 2, 3, 4), "ones")], rules=YATZY_IN_ORDER)
+    act(game, "roll", dice=(2, 2, 5, 5, 6))
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "In order: each turn scores the next box down the card." in page
+    assert re.findall(r'href="\?select=([a-z_]+)"', page) == ["twos"]
+
+
+def test_saved_rolls_are_shown_and_counted_down():
+    game = make_game([((1, 2, 3, 4, 5, 6), "chance")], rules=MAXI_YATZY_SAVED)
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "Saved rolls: the rolls a turn leaves unused" in page
+    assert "2 saved rolls" in page
+    for _ in range(4):
+        act(game, "roll", dice=(6, 6, 6, 6, 6, 6))
+    page = client_for().get(f"/game/{game.id}/").text
+    assert "1 saved roll<" in page and "Roll again (1 left)" in page
+
+
+@pytest.mark.parametrize("headers", [HTMX, FORM_POST], ids=["htmx", "form"])
+@pytest.mark.parametrize(
+    ("rules", "kind", "data", "message"),
+    [
+        (YAHTZEE, "score", {"box": "castle"}, "There is no box called “castle”."),
+        (YATZY, "score", {"box": "yahtzee"}, "There is no box called “yahtzee”."),
+        (MAXI_YATZY, "score", {"box": "yatzy"}, "There is no box called “yatzy”."),
+        (
+            YAHTZEE,
+            "hold",
+            {"die": "5", "held": "1"},
+            "There is no such die: choose one of the five",
+        ),
+        (
+            MAXI_YATZY,
+            "hold",
+            {"die": "6", "held": "1"},
+            "There is no such die: choose one of the 6",
+        ),
+        (YAHTZEE, "roll", {"held": "000000"}, "There is no such die: choose one of the five."),
+        (YAHTZEE, "roll", {"held": "0000000"}, "Say whether to hold or release the die."),
+        (MAXI_YATZY, "roll", {"held": "00000"}, "There is no such die: choose one of the 6."),
+        (MAXI_YATZY, "roll", {}, "No rolls left: choose a box to score."),
+    ],
+)
+def test_what_a_variant_has_not_is_refused_and_changes_nothing(rules, kind, data, message, headers):
+    game = make_game(rules=rules)
+    for _ in range(3 if data == {} else 1):
+        act(game, "roll", dice=(1, 2, 3, 4, 5, 6)[: rules.dice])
+    before = snapshot(game)
+    client = client_for()
+    response = client.post(url(game, kind), {"step": game.step, **data}, headers=headers)
+    assert message in refusal_text(client, response, 400)
+    assert snapshot(game) == before
