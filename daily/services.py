@@ -33,7 +33,6 @@ from core.refusals import ActionRefused
 from daily.models import Attempt, Challenge
 from engine import dice
 from engine.rulesets import YAHTZEE, YAHTZEE_IN_ORDER, YATZY, RuleSet
-from engine.strategy.points import solvable
 from engine.words import _
 from games import advice, services
 from games.models import Game, Seat
@@ -70,8 +69,7 @@ def day_end(day: dt.date) -> dt.datetime:
 def game_of_the_day(day: dt.date) -> RuleSet:
     """The game a day's challenge is played in, when it is made (see the module's doc)."""
     rules = ROTATION.get(day.weekday(), YAHTZEE)
-    # solvable first: a table the solver cannot make is not asked for (nor built in vain).
-    return rules if solvable(rules) and advice.is_ready(rules) else YAHTZEE
+    return rules if advice.is_ready(rules) else YAHTZEE
 
 
 def challenge_of(day: dt.date) -> Challenge:

@@ -23,7 +23,6 @@ from django.utils import timezone
 from core.refusals import ActionRefused, NotFound, StaleAction
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy.bots import BOTS
-from engine.strategy.points import solvable
 from engine.words import _
 from games import advice
 from games.berserk import go_berserk as seat_berserk
@@ -164,13 +163,6 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
     }
 
 
-def knows(rules: RuleSet) -> bool:
-    """Whether the perfect player knows this game: its table is loaded, or one the solver makes
-    (a table missing or damaged a while is being built: ``games.advice``; meanwhile the computer
-    plays as the beginner, ``matches.playable``, and points lost are worked out later)."""
-    return advice.is_ready(rules) or solvable(rules)
-
-
 def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
     """Refuse a game no tournament is played in: one not offered between people; a rated one in
     anything but Yahtzee (a rating compares like with like); a duplicate, ranked by the points
@@ -180,7 +172,9 @@ def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
         raise ActionRefused(
             _("A rated tournament is played in Yahtzee: choose Yahtzee or unrated.")
         )
-    if format == Tournament.Format.DUPLICATE and not knows(rules):
+    # ``offered``: its table is loaded, or one the solver makes (being built a while, the computer
+    # plays as the beginner, ``matches.playable``, and points lost are worked out later).
+    if format == Tournament.Format.DUPLICATE and not advice.offered(rules):
         raise ActionRefused(
             _(
                 "A duplicate ranks by the points lost against the perfect player, who cannot play "
@@ -193,7 +187,7 @@ def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
 def check_computer(strength: str, rules: RuleSet) -> None:
     """Refuse a computer that cannot play this game: its strength needs the perfect player's
     table of it, not there yet (the beginner needs none)."""
-    if strength and strength in advice.NEEDS_TABLE and not knows(rules):
+    if strength and not advice.bot_offered(strength, rules):
         raise ActionRefused(
             _("The computer cannot play %(game)s at that strength yet: choose the beginner."),
             game=rules.name,

@@ -91,7 +91,7 @@ def test_a_duplicate_of_yahtzee_deals_yahtzee_solo_games():
     ],
 )
 def test_what_maxi_yatzy_cannot_have_is_refused_and_nothing_is_made(options, message):
-    assert not services.knows(MAXI_YATZY)
+    assert not advice.offered(MAXI_YATZY)
     Player.objects.create(visitor="ana", name="Ana", name_key="ana")
     with pytest.raises(ActionRefused) as refused:
         services.create("ana", TournamentOptions(name="Big", rules=MAXI_YATZY, **options))

@@ -130,3 +130,22 @@ def test_the_summaries_from_before_take_their_games_rule_set():
     executor.migrate(executor.loader.graph.leaf_nodes())
     kept = dict(Summary.objects.values_list("game_id", "rules_key"))
     assert kept == {"official": "official", "no-multiple": "no-multiple"}
+
+
+def test_games_the_perfect_player_does_not_know_keep_none_from_being_valued(
+    monkeypatch, strategy_tables
+):
+    """Many unvalued games of a game without a table are passed over: the Yahtzee game behind
+    them is valued, and they are not read again on every view."""
+    from games import advice
+    from history import summaries
+
+    monkeypatch.setattr(advice, "_solve_in_background", lambda *args: None)
+    yahtzee = solo(YAHTZEE)
+    for _ in range(3):
+        solo(YATZY)
+    assert not advice.is_ready(YATZY)
+    assert summaries.value_missing(Summary.objects.all(), limit=2) == 1
+    assert Summary.objects.get(game=yahtzee).decisions is not None
+    assert Summary.objects.filter(rules_key="yatzy", decisions__isnull=True).count() == 3
+    assert summaries.value_missing(Summary.objects.all(), limit=2) == 0
