@@ -108,3 +108,11 @@ def test_a_game_a_tournament_cannot_have_is_refused_over_the_form(fields, englis
     answer = ana.post("/tournaments/new/", form(**fields), **ES)
     assert answer.status_code == 400 and spanish in answer.text
     assert not Tournament.objects.exists()
+
+
+def test_the_maker_of_a_maxi_arena_is_offered_only_the_computer_that_can_play_it():
+    ana = online("ana", "Ana")
+    ana.post("/tournaments/new/", form(variant="maxi"))
+    page = ana.get(f"/tournament/{Tournament.objects.get().pk}/").text
+    select = re.search(r'<select id="strength" name="strength">(.*?)</select>', page, re.S)
+    assert re.findall(r'<option value="([^"]+)"', select.group(1)) == ["beginner"]
