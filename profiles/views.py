@@ -18,12 +18,11 @@ from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.errors import error_page
 from core.identity import sign_in_as, visitor_id
-from core.refusals import ActionRefused
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games.models import Game, Seat
 from history import summaries
-from history.forms import stats_game
+from history.forms import no_such_game, stats_game
 from lobby.models import Player
 from lobby.services import player_of
 from profiles import blocking, presenters, services
@@ -41,6 +40,7 @@ def me(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@answers_refusals(no_such_game)
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's profile, public; its own player also sees their browsers."""
     player = Player.objects.filter(pk=pk).first()
@@ -48,10 +48,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         return error_page(
             request, gettext("No such player"), gettext("There is no such player."), 404
         )
-    try:
-        game = stats_game(request.GET)  # whose stats it shows: Yahtzee's unless asked
-    except ActionRefused as refusal:
-        return error_page(request, gettext("No such game"), str(refusal), 400)
+    game = stats_game(request.GET)  # whose stats it shows: Yahtzee's unless asked
     return _profile(request, player, game=game)
 
 
