@@ -40,6 +40,11 @@ def filters(current: str) -> list[dict]:
     ]
 
 
+def other_game(rules_key: str) -> str:
+    """A game's name in the page's language where it is not Yahtzee (the site's own: "")."""
+    return "" if rules_key == YAHTZEE.key else gettext(rule_set(rules_key).name)
+
+
 def stats_games(visitor: str, current: RuleSet) -> list[dict]:
     """The games whose stats a page can show (those played to the end, and Yahtzee), each with
     its key, its name in the page's language, and whether it is the one shown."""
@@ -94,9 +99,7 @@ def row(summary: Summary) -> dict:
 
 
 def _mode_words(summary: Summary) -> str:
-    words = [gettext(MODE_WORDS[summary.mode])]
-    if summary.rules_key != YAHTZEE.key:  # the game, where it is not the site's own
-        words.append(gettext(rule_set(summary.rules_key).name))
+    words = [gettext(MODE_WORDS[summary.mode]), other_game(summary.rules_key)]
     if summary.daily:
         words.append(gettext("daily challenge"))
     if summary.ranked:
@@ -106,4 +109,4 @@ def _mode_words(summary: Summary) -> str:
             ngettext("%(count)s diamond", "%(count)s diamonds", summary.stake)
             % {"count": summary.stake}
         )
-    return " · ".join(words)
+    return " · ".join(word for word in words if word)

@@ -88,7 +88,9 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
     rows = list(
         Summary.objects.of_visitor(player.visitor)
         .filter(mode=Game.Mode.ONLINE)
-        .values("game_id", "finished_at", "total", "result", "forfeited", "ranked")[:limit]
+        .values("game_id", "finished_at", "total", "result", "forfeited", "ranked", "rules_key")[
+            :limit
+        ]
     )
     ids = [row["game_id"] for row in rows]
     opponents: dict[str, list[str]] = {}
@@ -106,6 +108,7 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
         row["result"] = "left" if row["forfeited"] else RESULTS[row["result"]]
         row["result_word"] = words[row["result"]]
         row["opponents"] = ", ".join(opponents.get(row["game_id"], ()))
+        row["game"] = history_presenters.other_game(row["rules_key"])
         row["change"] = changes.get(row["game_id"], "")
     return rows
 

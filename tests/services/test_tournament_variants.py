@@ -13,7 +13,8 @@ from games import advice
 from games.models import Game
 from games.names import look_alike_key
 from lobby.models import Player
-from tournaments import services
+from tests.factories import play_out
+from tournaments import clock, services
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import TournamentOptions
 
@@ -64,6 +65,13 @@ def test_a_swiss_in_order_gives_the_odd_player_the_computer_in_the_same_game():
     # it plays as the beginner, who needs none.
     assert not advice.is_ready(YATZY_IN_ORDER)
     assert [seat.bot for seat in against.ordered_seats()][1] == "beginner"
+    for game in games:
+        play_out(game)
+    clock.advance(made.pk)
+    made.refresh_from_db()
+    assert made.status == Tournament.Status.FINISHED
+    rows = TournamentGame.objects.filter(tournament=made, entry__bot="")
+    assert rows.count() == 3 and all(row.result is not None for row in rows)
 
 
 def test_a_duplicate_of_yahtzee_deals_yahtzee_solo_games():

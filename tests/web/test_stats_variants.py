@@ -97,6 +97,8 @@ def test_a_groups_standings_count_every_games_result_and_average_yahtzee_only():
     assert line.average == ana_yahtzee.total
     page = ana.get(f"/groups/{group.pk}/").text
     assert "Results count every game; the average, Yahtzee games only." in page
+    profile = bo.get(f"/p/{Player.objects.get(visitor='ana').pk}/").text
+    assert profile.count('<span class="note">Yatzy</span>') == 1  # its last games name it
 
 
 def groups_standings(group):

@@ -12,7 +12,9 @@ from engine.rulesets import RULE_SETS, YATZY
 from games import advice
 from groups import services as groups
 from groups.models import Group
+from lobby.models import Player
 from tests.clients import online
+from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +58,9 @@ def test_the_form_offers_the_games_and_a_yatzy_arena_says_so_on_its_page_and_the
     assert "Arena · Yatzy" in ana.get(f"/tournament/{made.pk}/").text
     assert "Arena · Yatzy · " in ana.get("/tournaments/").text
     assert "Arena · Yatzy · " in ana.get("/tournaments/", **ES).text
+    services.join(made.pk, "ana")
+    profile = ana.get(f"/p/{Player.objects.get(visitor='ana').pk}/").text
+    assert "Arena · Yatzy · " in profile  # the tournaments played
 
 
 def test_a_groups_page_names_its_tournaments_game():
