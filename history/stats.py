@@ -221,9 +221,14 @@ def sections(visitor: str, rules_key: str = YAHTZEE.key) -> list[dict]:
     if found is None:
         found = {key: stats(visitor, mode, rules_key) for key, mode in SECTIONS.items()}
         _keep(visitor, rules_key, counts, found)
-    # The game is named where it is not the site's own (the sections' headings say it).
-    game = RULE_SETS[rules_key].name if rules_key != YAHTZEE.key else ""
-    return [_section(key, found[key]) | {"version": version, "game": game} for key in SECTIONS]
+    # The game is named where it is not the site's own (the sections' headings say it), and so
+    # is its box of five (six) alike, whose count a section gives ("Yatzy per game").
+    rules = RULE_SETS[rules_key]
+    named = {"game": "", "alike": ""}
+    if rules_key != YAHTZEE.key:
+        alike = rules.box(rules.yahtzee_box).name if rules.yahtzee_box else ""
+        named = {"game": rules.name, "alike": alike}
+    return [_section(key, found[key]) | {"version": version, **named} for key in SECTIONS]
 
 
 def _section(key: str, found: Stats | None) -> dict:

@@ -38,11 +38,13 @@ def test_my_games_shows_yahtzees_stats_and_yatzys_on_asking():
     assert stats.stats(VISITOR, "solo").best == totals[YAHTZEE]
     asked = client.get("/me/games/?game=yatzy").text
     assert "Solo stats · Yatzy</h2>" in asked
+    assert "<dt>Yatzy per game</dt>" in asked and "<dt>Yahtzees per game</dt>" in page
     assert '<a href="?game=yatzy#stats" aria-current="page">Yatzy</a>' in asked
     assert stats.stats(VISITOR, "solo", "yatzy").best == totals[YATZY]
     assert "Solo · Yatzy" in page  # the list names the game of each row
     spanish = client.get("/me/games/?game=yatzy", headers=ES).text
     assert "Estadísticas en solitario · Yatzy</h2>" in spanish
+    assert "<dt>Yatzy por partida</dt>" in spanish
 
 
 def test_only_yahtzee_offers_no_choice():
