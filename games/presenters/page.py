@@ -264,6 +264,7 @@ def _dice_context(view: GameView) -> dict:
         "held_mask": "".join("1" if h else "0" for h in turn.held),
         "rolls_left": turn.rolls_left,
         "saved_line": saved_line(turn) if view.game.rules.saved_rolls else "",
+        "keys_line": words["keys"] % {"last": len(turn.held)},
     }
 
 
