@@ -30,6 +30,7 @@ from games.forms import (
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
+from games.presenters.coach import coach_note
 from games.presenters.parts import changed_parts
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
@@ -274,7 +275,10 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         rules=game.rules,
         advisor=advisor,
     )
-    context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
+    context = analysis_context(game, seat, result, visitor_id(request)) | {
+        "people": people,
+        "coach_note": coach_note(game.rules),
+    }
     return render(request, "games/analysis.html", context)
 
 

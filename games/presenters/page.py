@@ -19,7 +19,7 @@ from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
-from games.presenters.coach import coach_allowed, hint_lines, odds_lines
+from games.presenters.coach import coach_allowed, coach_note, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import (
@@ -278,6 +278,7 @@ def _coach_context(view: GameView, hint: bool) -> dict:
         "hint": hint_lines(view.game, view.state) if asked else None,
         "hint_asked": hint,
         "odds": odds_lines(view.state) if coaching else [],
+        "coach_note": coach_note(view.game.rules) if coaching else "",
     }
 
 
