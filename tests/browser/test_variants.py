@@ -133,3 +133,51 @@ def test_the_choice_of_game_the_guide_and_the_sheet(browser: Browser, base: str,
         expect(page.get_by_role("rowheader", name=names[1])).to_be_visible()
         shoot(page, f"sheet-{locale}-{size['width']}")
         page.context.close()
+
+
+def test_saved_rolls_and_a_sixth_die_without_javascript(browser: Browser, base: str):
+    words = WORDS["en-GB"]
+    context = browser.new_context(java_script_enabled=False, viewport=SIZES["en-GB"])
+    page = context.new_page()
+    page.goto(base + "/")
+    page.locator("#new-solo").get_by_label("Game").select_option(MAXI_YATZY_SAVED.key)
+    page.locator("#new-solo").get_by_role("button", name=words["start"]).click()
+    roll(page, words)
+    page.get_by_role("link", name=re.compile("^Chance: would score")).click()
+    page.get_by_role("button", name=words["score"]).click()
+    expect(page.get_by_role("heading", name="Round 2 of 20")).to_be_visible()
+    expect(page.get_by_text("2 saved rolls")).to_be_visible()
+    roll(page, words)
+    sixth = page.get_by_role("button", name=re.compile("^Die 6:"))
+    sixth.click()
+    expect(sixth).to_have_attribute("aria-pressed", "true")
+    face = sixth.get_attribute("aria-label")
+    for left in (3, 2, 1, 0):
+        roll(page, words)
+        expect(sixth).to_have_attribute("aria-label", face)
+        if left:
+            expect(page.get_by_role("button", name=words["roll"])).to_have_text(
+                f"Roll again ({left} left)"
+            )
+    expect(page.get_by_role("button", name="No rolls left")).to_be_disabled()
+    expect(page.get_by_text("0 saved rolls")).to_be_visible()
+    context.close()
+
+
+def test_pass_the_phone_with_the_computer_in_yatzy(browser: Browser, base: str):
+    page = browser.new_context(viewport=SIZES["es-ES"], locale="en-GB").new_page()
+    page.goto(base + "/")
+    local = page.locator("#new-local")
+    local.get_by_label("Game").select_option(YATZY.key)
+    local.get_by_placeholder("Player 1").fill("Ana")
+    local.get_by_label("Who plays seat 2").select_option("beginner")
+    local.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1 of 15")).to_be_visible()
+    roll(page, WORDS["en-GB"])
+    page.get_by_role("link", name=re.compile("^One pair: would score")).click()
+    page.get_by_role("button", name=WORDS["en-GB"]["score"]).click()
+    # The computer's turn plays back on the page, then it is Ana's again: one box filled each.
+    expect(page.locator("#card td.filled")).to_have_count(2)
+    expect(page.get_by_role("heading", name="Round 2 of 15")).to_be_visible()
+    shoot(page, "local-yatzy-en-GB-1366")
+    page.context.close()
