@@ -76,6 +76,14 @@ def offered(rules: RuleSet = YAHTZEE) -> bool:
     return solvable(rules) or is_ready(rules)
 
 
+def exact(rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this rule set's coach plays perfectly: False for one answered from another game's
+    table (saved rolls, from the same game's without them: ``Advisor.exact``). True while no
+    coach is loaded (nothing is said of one that is not there)."""
+    found = advisor(rules)
+    return found is None or getattr(found, "exact", True)  # an advisor of its own table is exact
+
+
 def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
     """Whether this computer strength plays this rule set at all (now or once ready)."""
     return bot not in NEEDS_TABLE or offered(rules)

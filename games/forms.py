@@ -254,6 +254,12 @@ class LocalGameForm(NewGameForm):
         return [kind for _, kind in self.cleaned_data["seats"] if kind != "person"]
 
 
+class SheetForm(forms.Form):
+    """Which card a blank score sheet prints (``?variant=``: Yahtzee's without)."""
+
+    variant = VariantField()
+
+
 class SpeedForm(forms.Form):
     """How fast the computer's turns play back, chosen on a game page."""
 

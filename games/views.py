@@ -18,10 +18,19 @@ from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refus
 from engine.analysis import analyse
 from engine.rulesets import RuleSet
 from games import advice, clock, playback, replays, services, timeouts
-from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
+from games.forms import (
+    ComputerGameForm,
+    LocalGameForm,
+    SheetForm,
+    SoloGameForm,
+    SpeedForm,
+    read_move,
+    variant_choices,
+)
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
+from games.presenters.coach import coach_note
 from games.presenters.parts import changed_parts
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
@@ -266,7 +275,10 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         rules=game.rules,
         advisor=advisor,
     )
-    context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
+    context = analysis_context(game, seat, result, visitor_id(request)) | {
+        "people": people,
+        "coach_note": coach_note(game.rules),
+    }
     return render(request, "games/analysis.html", context)
 
 
@@ -278,7 +290,12 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
         game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
         if (private := closed_page(request, game)) is not None:
             return private
-    context = sheets.sheet_context(game, visitor_id(request))
+    form = SheetForm(request.GET)
+    if not form.is_valid():
+        reason = next(str(error) for errors in form.errors.values() for error in errors)
+        return error_page(request, gettext("No such game"), reason, 400)
+    context = sheets.sheet_context(game, visitor_id(request), form.cleaned_data["variant"])
+    context["variants"] = variant_choices()
     return render(request, "games/sheet.html", context)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from engine.rules import Scorecard
+from engine.rulesets import RuleSet
 from engine.strategy import odds
 from games import advice
 from games.models import Game
@@ -61,6 +62,17 @@ def odds_lines(state) -> list[dict]:
     except ValueError:  # worked out for five dice and at most three rolls: none for the rest
         return []
     return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
+
+
+def coach_note(rules: RuleSet) -> str:
+    """What the coach says of itself where it is not exact (saved rolls), else ""."""
+    if advice.exact(rules):
+        return ""
+    message = gettext(
+        "The coach of %(game)s is strong but not exact: it plays each turn with the rolls it "
+        "has, without weighing the rolls it could save for later turns."
+    )
+    return message % {"game": gettext(rules.name)}
 
 
 def coach_allowed(game: Game) -> bool:

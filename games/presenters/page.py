@@ -19,7 +19,7 @@ from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
-from games.presenters.coach import coach_allowed, hint_lines, odds_lines
+from games.presenters.coach import coach_allowed, coach_note, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import (
@@ -264,6 +264,7 @@ def _dice_context(view: GameView) -> dict:
         "held_mask": "".join("1" if h else "0" for h in turn.held),
         "rolls_left": turn.rolls_left,
         "saved_line": saved_line(turn) if view.game.rules.saved_rolls else "",
+        "keys_line": words["keys"] % {"last": len(turn.held)},
     }
 
 
@@ -277,6 +278,7 @@ def _coach_context(view: GameView, hint: bool) -> dict:
         "hint": hint_lines(view.game, view.state) if asked else None,
         "hint_asked": hint,
         "odds": odds_lines(view.state) if coaching else [],
+        "coach_note": coach_note(view.game.rules) if coaching else "",
     }
 
 

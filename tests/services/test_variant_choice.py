@@ -7,8 +7,9 @@ import pytest
 from django import forms
 from django.utils import translation
 
+from engine.rules import IllegalMove
 from engine.rulesets import MAXI_YATZY_SAVED, RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, YATZY
-from games.forms import VariantField, variant_choices
+from games.forms import VariantField, read_move, variant_choices
 
 
 class SoloChoice(forms.Form):
@@ -55,3 +56,16 @@ def test_names_are_in_the_pages_language():
         assert str(names[YATZY.key]) == "Yatzy"
         form = SoloChoice({"variant": "chess"})
         assert form.errors["variant"] == ["Elige un juego de la lista: «chess» no es uno de ellos."]
+
+
+@pytest.mark.parametrize(("held", "parsed"), [("000001", [False] * 5 + [True]), ("00000", None)])
+def test_a_move_names_five_or_six_dice_the_game_then_checks_its_own(held, parsed):
+    """Posted or sent over a socket alike (``read_move``): six dice are a roll's shape too."""
+    move = read_move("roll", {"held": held, "step": "3"})
+    assert move.params["held"] == (parsed or [False] * 5)
+
+
+@pytest.mark.parametrize("held", ["0000000", "0000", "00000x"])
+def test_a_move_naming_no_game_s_dice_is_refused(held):
+    with pytest.raises(IllegalMove, match="Say whether to hold or release the die."):
+        read_move("roll", {"held": held})

@@ -22,7 +22,7 @@ from engine.rulesets import (
 from games import advice
 from games.models import Game
 from tests.clients import FORM_POST, HTMX, client_for, refusal_text, url
-from tests.factories import act, make_game
+from tests.factories import act, make_game, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +162,77 @@ def test_what_a_variant_has_not_is_refused_and_changes_nothing(rules, kind, data
     response = client.post(url(game, kind), {"step": game.step, **data}, headers=headers)
     assert message in refusal_text(client, response, 400)
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_the_blank_sheet_of_each_variant_has_its_boxes_and_bonus(rules):
+    sheet = Client().get("/sheet/", {"variant": rules.key}).text
+    totals = 3 + rules.joker  # upper total, bonus, (Yahtzee bonus), total
+    assert sheet.count('<td class="cell">') == 6 * (rules.turns + totals)
+    bonus = rules.upper_bonus
+    assert f"{bonus.threshold} or more: {bonus.points}" in sheet
+    assert (f'<p class="print-title">{rules.name}</p>') in sheet
+
+
+def test_a_games_sheet_follows_its_variant_and_an_unknown_one_is_refused():
+    game = make_game([((2, 2, 5, 5, 6, 6), "three_pairs")], rules=MAXI_YATZY_SAVED)
+    sheet = client_for().get(f"/game/{game.id}/sheet/").text
+    assert "Three pairs" in sheet and '<td class="cell">26</td>' in sheet
+    assert "Saved rolls: the rolls a turn leaves unused" in sheet
+    response = Client().get("/sheet/", {"variant": "chess"})
+    assert response.status_code == 400
+    assert "Choose a game from the list: “chess” is not one of them." in response.text
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Castle", "Two sets of three alike: the sum of all six dice.", "50 points when"]),
+        ("es", ["Castillo", "Dos tríos de caras distintas", "50 puntos cuando"]),
+    ],
+)
+def test_the_guide_has_a_section_per_variant(language, words):
+    guide = Client().get("/guide/", headers={"Accept-Language": language}).text
+    for key in RULE_SETS:
+        assert f'id="rules-{key}"' in guide
+    for word in words:
+        assert word in guide
+    maxi = guide[guide.index('id="rules-maxi"') : guide.index('id="in-order"')]
+    assert re.search(r"<td>21</td>", maxi)  # the full straight's example, scored by the rules
+    assert "84" in maxi and "<td>100</td>" in maxi  # six alike: Maxi Yatzy's 100
+
+
+def test_the_coach_is_offered_only_where_the_perfect_player_knows_the_rules():
+    if not NO_TABLE:
+        pytest.skip("every variant has its table")
+    rules = NO_TABLE[0]
+    game = make_game(rules=rules)
+    act(game, "roll", dice=(1, 2, 3, 4, 5, 6)[: rules.dice])
+    client = client_for()
+    page = client.get(f"/game/{game.id}/").text
+    assert 'class="button hint-button"' not in page and 'class="odds"' not in page
+    before = snapshot(game)
+    response = client.get(f"/game/{game.id}/?hint=1")
+    assert response.status_code == 404
+    assert f"{rules.name} has no coach yet" in response.text
+    assert snapshot(game) == before
+    over = play_out(make_game(rules=rules))
+    response = client.get(f"/game/{over.id}/analysis/")
+    assert response.status_code == 404
+    assert f"{rules.name} has no coach yet" in response.text
+    assert "Analyse my game" not in client.get(f"/game/{over.id}/").text
+    assert "Analysis" not in client.get(f"/game/{over.id}/replay/").text
+
+
+def test_a_coach_that_is_not_exact_says_so():
+    inexact = [
+        rules
+        for rules in RULE_SETS.values()
+        if advice.offered(rules) and advice.is_ready(rules) and not advice.exact(rules)
+    ]
+    if not inexact:
+        pytest.skip("no coach here answers a rule set from another's table")
+    game = make_game(rules=inexact[0])
+    act(game, "roll", dice=(1, 2, 3, 4, 5, 6)[: inexact[0].dice])
+    page = client_for().get(f"/game/{game.id}/?hint=1").text
+    assert "is strong but not exact" in page
