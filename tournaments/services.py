@@ -24,7 +24,6 @@ from core.refusals import ActionRefused, NotFound, StaleAction
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy.bots import BOTS
 from engine.words import _
-from games import advice
 from games.berserk import go_berserk as seat_berserk
 from games.models import Game
 from games.services import resign
@@ -32,12 +31,12 @@ from groups.models import Membership
 from lobby import diamonds
 from lobby.access import Forbidden, player_of
 from lobby.diamonds import NotEnough
-from lobby.forms import check_between_people
 from lobby.models import DiamondEntry, Player
 from tournaments import events
 from tournaments.clock import advance
 from tournaments.models import MAX_NAME_LENGTH, TURN_SECONDS, Entry, Tournament
 from tournaments.results import pot_name, refund_fees
+from tournaments.variants import check_computer, check_variant
 
 __all__ = [
     "ActionRefused", "Forbidden", "NotEnough", "NotFound", "StaleAction", "TournamentOptions",
@@ -161,37 +160,6 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
         "capacity": capacity,
         "rules_key": options.rules.key,
     }
-
-
-def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
-    """Refuse a game no tournament is played in: one not offered between people; a rated one in
-    anything but Yahtzee (a rating compares like with like); a duplicate, ranked by the points
-    lost against the perfect player, in a game whose table the perfect player has not yet."""
-    check_between_people(rules)
-    if rated and rules is not YAHTZEE:
-        raise ActionRefused(
-            _("A rated tournament is played in Yahtzee: choose Yahtzee or unrated.")
-        )
-    # ``offered``: its table is loaded, or one the solver makes (being built a while, the computer
-    # plays as the beginner, ``matches.playable``, and points lost are worked out later).
-    if format == Tournament.Format.DUPLICATE and not advice.offered(rules):
-        raise ActionRefused(
-            _(
-                "A duplicate ranks by the points lost against the perfect player, who cannot play "
-                "%(game)s yet: choose another game or format."
-            ),
-            game=rules.name,
-        )
-
-
-def check_computer(strength: str, rules: RuleSet) -> None:
-    """Refuse a computer that cannot play this game: its strength needs the perfect player's
-    table of it, not there yet (the beginner needs none)."""
-    if strength and not advice.bot_offered(strength, rules):
-        raise ActionRefused(
-            _("The computer cannot play %(game)s at that strength yet: choose the beginner."),
-            game=rules.name,
-        )
 
 
 def create(visitor: str | None, options: TournamentOptions) -> Tournament:
