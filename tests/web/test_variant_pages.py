@@ -236,3 +236,12 @@ def test_a_coach_that_is_not_exact_says_so():
     act(game, "roll", dice=(1, 2, 3, 4, 5, 6)[: inexact[0].dice])
     page = client_for().get(f"/game/{game.id}/?hint=1").text
     assert "is strong but not exact" in page
+
+
+def test_the_home_page_names_a_games_variant_and_the_games_only_the_beginner_plays():
+    make_game(rules=MAXI_YATZY)
+    home = client_for().get("/").text
+    assert "Continue: Solo · Maxi Yatzy · round 1" in home
+    if NO_TABLE:
+        names = ", ".join(rules.name for rules in NO_TABLE)
+        assert f"whose perfect strategy is worked out, not yet {names}." in home
