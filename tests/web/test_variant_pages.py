@@ -245,3 +245,19 @@ def test_the_home_page_names_a_games_variant_and_the_games_only_the_beginner_pla
     if NO_TABLE:
         names = ", ".join(rules.name for rules in NO_TABLE)
         assert f"whose perfect strategy is worked out, not yet {names}." in home
+
+
+@pytest.mark.parametrize("rules", [YATZY, MAXI_YATZY_SAVED], ids=lambda rules: rules.key)
+def test_the_replay_and_the_card_of_a_finished_variant(rules):
+    game = play_out(make_game(rules=rules))
+    client = client_for()
+    beyond = client.get(f"/game/{game.id}/replay/", {"at": 100_000}).text
+    last = int(re.search(r"choose one from 0 to (\d+)", beyond)[1])
+    for at in (0, 1, last // 2, last):
+        page = client.get(f"/game/{game.id}/replay/", {"at": at})
+        assert page.status_code == 200
+        assert rules.labels[rules.keys[-1]] in page.text  # its card's last box
+        assert ("Analysis" in page.text) is advice.offered(rules)
+    sheet = client.get(f"/game/{game.id}/sheet/").text
+    total = game.state().cards[0].total
+    assert f'<td class="cell">{total}</td>' in sheet
