@@ -56,6 +56,7 @@ import numpy as np
 
 from engine.rulesets import YAHTZEE as OFFICIAL
 from engine.rulesets import RuleSet
+from engine.strategy.dice import SCRATCH
 from engine.strategy.points import Layout, layout
 
 
@@ -126,8 +127,8 @@ def score_values(
     upper, lower = plan.upper, plan.lower
     k = len(upper)
     u_cap = space.u_cap
-    # gains[i][b, r, j]: value of putting roll r in open box b of group i, for state j.
-    gains: list[np.ndarray] = []
+    # gains[b, r, j]: value of putting roll r in open box b (upper ones first), for state j.
+    gains = SCRATCH.get("gains", (len(plan.boxes), dice.num_rolls, n))
     by_count = np.empty((k, dice.n + 1, n))
     if k:
         # An upper box scores by its face count (0-n), so value the n + 1 counts, then spread.
@@ -137,25 +138,19 @@ def score_values(
         after = table[plan.upper_next, np.minimum(raw, u_cap), ys]
         np.add(points + np.where(crosses, rules.upper_bonus.points, 0), after, out=by_count)
         spread = (np.arange(k)[:, None] * (dice.n + 1) + space.face_counts[upper]).reshape(-1)
-        gains.append(
-            by_count.reshape(k * (dice.n + 1), n).take(spread, axis=0).reshape(k, dice.num_rolls, n)
-        )
+        counted = by_count.reshape(k * (dice.n + 1), n)
+        np.take(counted, spread, axis=0, out=gains[:k].reshape(-1, n), mode="clip")
     stay = table[plan.lower_next, us, ys]  # (len(lower), n): next state's value
     if len(lower):
-        gains.append(space.box_points[lower][:, :, None] + stay[:, None, :])
+        np.add(space.box_points[lower][:, :, None], stay[:, None, :], out=gains[k:])
         if space.num_y == 2 and plan.yahtzee_row is not None:
             # Scoring 50 in the Yahtzee box switches the Yahtzee bonus on for the rest of the game.
             after_made = table[mask | space.yahtzee_bit, us, 1]
-            gains[-1][plan.yahtzee_row, space.yahtzee_rolls] = space.yahtzee_made + after_made
+            gains[k + plan.yahtzee_row, space.yahtzee_rolls] = space.yahtzee_made + after_made
+    np.max(gains, axis=0, out=out)
     if best_box is not None:
-        stacked = np.concatenate(gains)
-        np.max(stacked, axis=0, out=out)
         # The first box reaching the maximum (argmax over a bool array beats a float argmax).
-        best_box[:] = plan.boxes[(stacked == out).argmax(axis=0)]
-    else:
-        np.max(gains[0], axis=0, out=out)
-        for more in gains[1:]:
-            np.maximum(out, more.max(axis=0), out=out)
+        best_box[:] = plan.boxes[(gains == out).argmax(axis=0)]
     if space.yahtzee_bonus and mask & space.yahtzee_bit:
         if space.forced_joker:
             _apply_forced_joker(out, best_box, ys, space, plan, by_count, stay)
@@ -215,11 +210,12 @@ def turn_start_values(final: np.ndarray, rules: RuleSet = OFFICIAL) -> np.ndarra
     Two rounds of keep values + lattice maxima, then the mean over the first roll.
     """
     dice = layout(rules).dice
-    work = np.empty((dice.num_keeps, final.shape[1]))
+    work = SCRATCH.get("keeps", (dice.num_keeps, final.shape[1]))
     rolls = final
     for _ in range(2):
+        # The rolls' rows of ``work`` are its last rows: the next round starts from them in place.
         dice.keep_values(rolls, out=work)
-        rolls = dice.best_keep_inplace(work).copy()
+        rolls = dice.best_keep_inplace(work)
     return dice.roll_probs @ rolls
 
 
@@ -319,7 +315,7 @@ def _solve_masks(table: np.ndarray, masks: list[int], rules: RuleSet) -> int:
     """Solve every state of ``masks`` (all in one layer) into ``table``; return how many."""
     space = layout(rules)
     columns = [state_columns(mask, rules) for mask in masks]
-    final = np.empty((space.dice.num_rolls, sum(len(us) for us, _ in columns)))
+    final = SCRATCH.get("final", (space.dice.num_rolls, sum(len(us) for us, _ in columns)))
     start = 0
     for mask, (us, ys) in zip(masks, columns, strict=True):
         score_values(mask, us, ys, table, rules, out=final[:, start : start + len(us)])
