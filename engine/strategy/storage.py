@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import io
+import mmap
 import os
 import tempfile
 from collections.abc import Iterator
@@ -127,22 +128,26 @@ def save_table(table: np.ndarray, file: Path) -> None:
 
 
 def load_table(file: Path, rules: RuleSet = YAHTZEE) -> np.ndarray:
-    """Read and check a table of ``rules`` written by ``save_table`` (read-only; about 7 ms for
-    the official rules' 8 MB).
+    """Map and check a table of ``rules`` written by ``save_table`` (read-only; about 7 ms for
+    the official rules' 8 MB, a second for Maxi Yatzy's 356 MB).
 
+    The table is the file mapped into memory, not a copy: the server processes of a machine
+    share one copy of it in the page cache (the file is replaced atomically, never rewritten in
+    place, so a mapped table never changes under a reader).
     FileNotFoundError when there is no file; DamagedTable when it is not a sound table.
     """
     space = layout(rules)
     header, expected = _npy_header(space.shape, space.dtype), _expected_bytes(space)
     try:
         with open(file, "rb") as handle:
-            data = handle.read(expected + 1)
-    except FileNotFoundError:
+            size = os.fstat(handle.fileno()).st_size
+            if size != expected:
+                raise DamagedTable(f"{file} is {size} bytes long, not {expected}")
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (FileNotFoundError, DamagedTable):
         raise
     except OSError as error:
         raise DamagedTable(f"{file} cannot be read: {error.strerror or error}") from error
-    if len(data) != expected:
-        raise DamagedTable(f"{file} is {len(data)} bytes long, not {expected}")
     if data[: len(header)] != header:
         raise DamagedTable(f"{file} does not start with a strategy table's header")
     body = memoryview(data)[:-_DIGEST_BYTES]
