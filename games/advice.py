@@ -90,7 +90,7 @@ def exact(rules: RuleSet = YAHTZEE) -> bool:
     table (saved rolls, from the same game's without them: ``Advisor.exact``). True while no
     coach is loaded (nothing is said of one that is not there)."""
     found = advisor(rules)
-    return found is None or getattr(found, "exact", True)  # an advisor of its own table is exact
+    return found is None or found.exact
 
 
 def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:

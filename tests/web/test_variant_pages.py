@@ -261,3 +261,20 @@ def test_the_replay_and_the_card_of_a_finished_variant(rules):
     sheet = client.get(f"/game/{game.id}/sheet/").text
     total = game.state().cards[0].total
     assert f'<td class="cell">{total}</td>' in sheet
+
+
+def test_the_coach_of_yatzy_and_of_play_in_order(strategy_tables):
+    game = make_game(rules=YATZY)
+    act(game, "roll", dice=(5, 5, 5, 2, 3))
+    client = client_for()
+    page = client.get(f"/game/{game.id}/").text
+    odds = re.search(r'<div class="odds">(.*?)</div>', page, re.S)[1]
+    assert "Yatzy <strong>" in odds and "One pair <strong>" in odds
+    assert "Yahtzee" not in odds and "Chance" not in odds
+    hint = client.get(f"/game/{game.id}/?hint=1", headers=HTMX).text
+    assert "Best moves now" in hint and "Keep 5 5 5 and roll" in hint
+    in_order = make_game([((1, 1, 2, 3, 4), "ones")], rules=YATZY_IN_ORDER)
+    act(in_order, "roll", dice=(2, 2, 5, 5, 6))
+    page = client.get(f"/game/{in_order.id}/").text
+    odds = re.search(r'<div class="odds">(.*?)</div>', page, re.S)[1]
+    assert re.findall(r"<li>(\w+) <strong>", odds) == ["Twos"]
