@@ -22,7 +22,7 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
-from engine.strategy.points import solvable
+from engine.strategy.points import exact_rules, solvable
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,16 @@ def is_ready(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
-    """The process-wide advisor for this rule set, or None while its table is missing or damaged."""
+    """The process-wide advisor for this rule set, or None while its table is missing or damaged
+    (or when no table answers it). A rule set with saved rolls is answered from the table of the
+    same game without them (``Advisor.exact`` is then False)."""
+    try:
+        table_rules = exact_rules(rules)
+    except ValueError:
+        return None  # the solver has no table for these rules
+    if table_rules is not rules:
+        base = advisor(table_rules)
+        return base.answering(rules) if base is not None else None
     directory = storage.cache_dir()
     file = storage.table_path(rules, directory)
     with _lock:
@@ -81,7 +90,7 @@ def exact(rules: RuleSet = YAHTZEE) -> bool:
     table (saved rolls, from the same game's without them: ``Advisor.exact``). True while no
     coach is loaded (nothing is said of one that is not there)."""
     found = advisor(rules)
-    return found is None or getattr(found, "exact", True)  # an advisor of its own table is exact
+    return found is None or found.exact
 
 
 def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:

@@ -24,6 +24,7 @@ from games.forms import (
     SheetForm,
     SoloGameForm,
     SpeedForm,
+    offered_rules,
     read_move,
     variant_choices,
 )
@@ -77,6 +78,8 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
         "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
         "local_form": forms_given.get("local") or LocalGameForm(),
         "computer_ready": ready,
+        # The games only the beginner plays (no perfect player of their rules yet).
+        "beginner_only": [gettext(r.name) for r in offered_rules() if not advice.offered(r)],
         "refusal": refusal,
     }
     context |= panels.page_context(panels.HOME_PAGE, request, None)  # the lobby's Play now

@@ -56,11 +56,13 @@ def odds_lines(state) -> list[dict]:
     if turn.rolls_left == 0:
         return []
     kept = turn.kept if turn.dice else ()
-    open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
-    try:
-        chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
-    except ValueError:  # worked out for five dice and at most three rolls: none for the rest
-        return []
+    shown = odds.odds_boxes(card.rules)
+    if card.rules.in_order:  # only the next box can be scored: its chance alone (Ones' too)
+        shown = (*shown, *card.rules.upper)
+        open_boxes = [box for box in card.open_boxes[:1] if box in shown]
+    else:
+        open_boxes = [box for box in shown if box in card.open_boxes]
+    chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
     return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
 
 

@@ -104,6 +104,11 @@ def test_a_whole_game_of_each_variant(browser: Browser, base: str, rules: RuleSe
         score_first_offer(page, words)
     expect(page.get_by_role("heading", name=words["over"])).to_be_visible()
     shoot(page, f"{rules.key}-{locale}-over")
+    page.goto(page.url + "replay/?at=3")
+    expect(
+        page.get_by_role("button", name=re.compile("^" + words["die"].split("{")[0]))
+    ).to_have_count(0)
+    shoot(page, f"{rules.key}-{locale}-replay")
     page.context.close()
 
 

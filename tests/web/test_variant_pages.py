@@ -236,3 +236,45 @@ def test_a_coach_that_is_not_exact_says_so():
     act(game, "roll", dice=(1, 2, 3, 4, 5, 6)[: inexact[0].dice])
     page = client_for().get(f"/game/{game.id}/?hint=1").text
     assert "is strong but not exact" in page
+
+
+def test_the_home_page_names_a_games_variant_and_the_games_only_the_beginner_plays():
+    make_game(rules=MAXI_YATZY)
+    home = client_for().get("/").text
+    assert "Continue: Solo · Maxi Yatzy · round 1" in home
+    if NO_TABLE:
+        names = ", ".join(rules.name for rules in NO_TABLE)
+        assert f"whose perfect strategy is worked out, not yet {names}." in home
+
+
+@pytest.mark.parametrize("rules", [YATZY, MAXI_YATZY_SAVED], ids=lambda rules: rules.key)
+def test_the_replay_and_the_card_of_a_finished_variant(rules):
+    game = play_out(make_game(rules=rules))
+    client = client_for()
+    beyond = client.get(f"/game/{game.id}/replay/", {"at": 100_000}).text
+    last = int(re.search(r"choose one from 0 to (\d+)", beyond)[1])
+    for at in (0, 1, last // 2, last):
+        page = client.get(f"/game/{game.id}/replay/", {"at": at})
+        assert page.status_code == 200
+        assert rules.labels[rules.keys[-1]] in page.text  # its card's last box
+        assert ("Analysis" in page.text) is advice.offered(rules)
+    sheet = client.get(f"/game/{game.id}/sheet/").text
+    total = game.state().cards[0].total
+    assert f'<td class="cell">{total}</td>' in sheet
+
+
+def test_the_coach_of_yatzy_and_of_play_in_order(strategy_tables):
+    game = make_game(rules=YATZY)
+    act(game, "roll", dice=(5, 5, 5, 2, 3))
+    client = client_for()
+    page = client.get(f"/game/{game.id}/").text
+    odds = re.search(r'<div class="odds">(.*?)</div>', page, re.S)[1]
+    assert "Yatzy <strong>" in odds and "One pair <strong>" in odds
+    assert "Yahtzee" not in odds and "Chance" not in odds
+    hint = client.get(f"/game/{game.id}/?hint=1", headers=HTMX).text
+    assert "Best moves now" in hint and "Keep 5 5 5 and roll" in hint
+    in_order = make_game([((1, 1, 2, 3, 4), "ones")], rules=YATZY_IN_ORDER)
+    act(in_order, "roll", dice=(2, 2, 5, 5, 6))
+    page = client.get(f"/game/{in_order.id}/").text
+    odds = re.search(r'<div class="odds">(.*?)</div>', page, re.S)[1]
+    assert re.findall(r"<li>(\w+) <strong>", odds) == ["Twos"]
