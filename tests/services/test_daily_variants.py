@@ -15,6 +15,13 @@ from tests.clients import client_for
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def no_background_builds(monkeypatch):
+    """Asking whether a table is there starts no solve here."""
+    monkeypatch.setattr(daily.advice, "_solve_in_background", lambda *args: None)
+
+
 SATURDAY = dt.date(2026, 12, 5)
 MONDAY = dt.date(2026, 12, 7)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets import YAHTZEE, YATZY
+from engine.rulesets import MAXI_YATZY, YAHTZEE, YATZY
 from games import services as games
 from groups import services as groups
 from groups.models import Group
@@ -147,9 +147,9 @@ def test_games_the_perfect_player_does_not_know_keep_none_from_being_valued(
     monkeypatch.setattr(advice, "_solve_in_background", lambda *args: None)
     yahtzee = solo(YAHTZEE)
     for _ in range(3):
-        solo(YATZY)
-    assert not advice.is_ready(YATZY)
+        solo(MAXI_YATZY)
+    assert not advice.is_ready(MAXI_YATZY)
     assert summaries.value_missing(Summary.objects.all(), limit=2) == 1
     assert Summary.objects.get(game=yahtzee).decisions is not None
-    assert Summary.objects.filter(rules_key="yatzy", decisions__isnull=True).count() == 3
+    assert Summary.objects.filter(rules_key="maxi", decisions__isnull=True).count() == 3
     assert summaries.value_missing(Summary.objects.all(), limit=2) == 0
