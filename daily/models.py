@@ -5,13 +5,15 @@ from __future__ import annotations
 from django.db import models
 
 from games.models import Game
+from lobby.models import PlaysVariant
 
 
-class Challenge(models.Model):
-    """One day's challenge: its secret seed, everyone's dice that day (``engine.dice``).
+class Challenge(PlaysVariant):
+    """One day's challenge: its secret seed, everyone's dice that day (``engine.dice``), and its
+    game (``rules``, ``daily.services.game_of_the_day``).
 
-    The seed is made the first time someone opens the day's challenge, and shown once the day
-    (UTC) is over, on each attempt's dice check.
+    Both are fixed the first time someone opens the day's challenge, so the day's boards never
+    change their rules; the seed is shown once the day (UTC) is over, on each attempt's dice check.
     """
 
     day = models.DateField(unique=True)

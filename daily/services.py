@@ -1,12 +1,16 @@
 """The daily challenge: the same dice for everyone, one attempt a day, boards where skill wins.
 
-Each day (UTC) has a secret seed, made the first time someone opens it. An attempt is a solo game
-(multiple Yahtzees on) whose dice come from that seed (``engine.dice``): a die rerolled on roll r of
-turn t in slot s has the same face for everyone, so two players who hold the same dice see the same
-rolls. The boards rank by the expected points lost against the perfect player (``history.Summary``,
-written as the attempt finishes), the fair one: a throwaway attempt that rerolls everything sees
-every die of the day, but knowing the dice cannot lower the points lost (see ``board``); and by
-score, among profiles only, where knowing them could help, as the page says.
+Each day (UTC) has a secret seed and a game, fixed the first time someone opens it. The game
+rotates by a simple rule (``ROTATION``): Yahtzee most days, Yahtzee in order on Wednesdays, Yatzy
+on Saturdays, each only while the perfect player knows it (its table is loaded:
+``games.advice.is_ready``; the fair board is points lost against it), Yahtzee otherwise. An attempt
+is a solo game in the day's game (multiple Yahtzees on) whose dice come from that seed
+(``engine.dice``): a die rerolled on roll r of turn t in slot s has the same face for everyone, so
+two players who hold the same dice see the same rolls. The boards rank by the expected points lost
+against the perfect player (``history.Summary``, written as the attempt finishes), the fair one: a
+throwaway attempt that rerolls everything sees every die of the day, but knowing the dice cannot
+lower the points lost (see ``board``); and by score, among profiles only, where knowing them could
+help, as the page says.
 
 The coach and the odds are off during an attempt (``games.presenters.coach.coach_allowed``); its
 page is its player's until the day is over, and its replay and analysis (the perfect player's view
@@ -28,8 +32,9 @@ from django.utils import timezone
 from core.refusals import ActionRefused
 from daily.models import Attempt, Challenge
 from engine import dice
+from engine.rulesets import YAHTZEE, YAHTZEE_IN_ORDER, YATZY, RuleSet
 from engine.words import _
-from games import services
+from games import advice, services
 from games.models import Game, Seat
 from history import summaries
 from history.models import Summary
@@ -37,6 +42,8 @@ from lobby.models import Player
 from profiles import blocking
 
 BOARD_SIZE = 20
+# The daily challenge's game by weekday (Monday 0); Yahtzee on the other days.
+ROTATION = {2: YAHTZEE_IN_ORDER, 5: YATZY}
 
 
 class AlreadyPlayed(ActionRefused):
@@ -59,9 +66,19 @@ def day_end(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
 
 
+def game_of_the_day(day: dt.date) -> RuleSet:
+    """The game a day's challenge is played in, when it is made (see the module's doc)."""
+    rules = ROTATION.get(day.weekday(), YAHTZEE)
+    return rules if advice.is_ready(rules) else YAHTZEE
+
+
 def challenge_of(day: dt.date) -> Challenge:
-    """The day's challenge, made with a fresh secret seed by whoever opens it first."""
-    challenge, _made = Challenge.objects.get_or_create(day=day, defaults={"seed": dice.new_seed()})
+    """The day's challenge, made with a fresh secret seed and the day's game by whoever opens it
+    first; kept as made (a day's board never changes its rules)."""
+    challenge = Challenge.objects.filter(day=day).first()
+    if challenge is None:
+        fields = {"seed": dice.new_seed(), "rules_key": game_of_the_day(day).key}
+        challenge, _made = Challenge.objects.get_or_create(day=day, defaults=fields)
     return challenge
 
 
@@ -87,6 +104,7 @@ def start(visitor: str) -> Game:
                 visitor,
                 [player.name if player else ""],
                 mode=Game.Mode.SOLO,
+                rules=challenge.rules,
                 seed=challenge.seed,
                 reveal_after=day_end(challenge.day),
             )

@@ -11,7 +11,8 @@ seat's own text, one a line in seat order (``players_text``), so a game with one
 it had when only one could be added. 252 is the largest multiple of 6 that a
 byte reaches, so every face is equally likely (no modulo bias); a byte of 252 or more is skipped
 (the next byte is tried, then a new digest with a counter). ``turn`` is the seat's turn, 1-13,
-``roll`` the roll of that turn, 1-3, and ``slot`` the die's place, 0-4: a die a player rerolls gets
+``roll`` the roll of that turn, 1-3 (more with saved rolls), and ``slot`` the die's place,
+0-4 (0-5 with six dice): a die a player rerolls gets
 the face of its slot, whatever else they held. So the daily challenge, which gives everyone the
 same seed, gives the same dice to two players who hold the same dice, and different dice only where
 they held differently.

@@ -24,7 +24,7 @@ from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 
 ROLLS_PER_TURN = 3
-"""Rolls in a turn."""
+"""Rolls in a turn (more with saved rolls: ``RuleSet.saved_rolls``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,16 +34,27 @@ class Turn:
     dice: tuple[int, ...] = ()
     held: tuple[bool, ...] = (False,) * YAHTZEE.dice  # GameState gives its rule set's number
     rolls: int = 0
+    saved: int = 0  # saved rolls the player brought to this turn (``RuleSet.saved_rolls``)
 
     @classmethod
-    def first(cls, rules: RuleSet) -> Turn:
-        """A turn before its first roll, with the rule set's number of dice, none held."""
-        return cls(held=(False,) * rules.dice)
+    def first(cls, rules: RuleSet, saved: int = 0) -> Turn:
+        """A turn before its first roll, with the rule set's number of dice, none held, and the
+        player's saved rolls."""
+        return cls(held=(False,) * rules.dice, saved=saved)
 
     @property
     def rolls_left(self) -> int:
-        """Rolls still allowed this turn."""
-        return ROLLS_PER_TURN - self.rolls
+        """Rolls still allowed this turn, saved ones included."""
+        return ROLLS_PER_TURN + self.saved - self.rolls
+
+    @property
+    def saved_left(self) -> int:
+        """Saved rolls not yet used: a turn rolls its own three before them.
+
+        >>> Turn(rolls=1, saved=2).saved_left, Turn(rolls=4, saved=2).saved_left
+        (2, 1)
+        """
+        return min(self.saved, self.rolls_left)
 
     def holds_for(self, kept: tuple[int, ...]) -> tuple[bool, ...]:
         """Which dice to hold so that exactly the faces ``kept`` stay, changing as few as possible.
@@ -81,11 +92,16 @@ class GameState:
     forfeited: frozenset[int] = frozenset()
     # True when the players still there ended the game early.
     ended: bool = False
+    # Each seat's saved rolls as its turn starts (``RuleSet.saved_rolls``; () for none saved):
+    # the current seat's are in its turn, ``turn.saved``.
+    saved: tuple[int, ...] = ()
 
     @classmethod
     def new(cls, seats: int = 1, *, rules: RuleSet = YAHTZEE) -> GameState:
         """A game not yet started for ``seats`` players under ``rules``."""
-        return cls(cards=tuple(Scorecard(rules) for _ in range(seats)), turn=Turn.first(rules))
+        cards = tuple(Scorecard(rules) for _ in range(seats))
+        saved = (0,) * seats if rules.saved_rolls else ()
+        return cls(cards=cards, turn=Turn.first(rules), saved=saved)
 
     @property
     def rules(self) -> RuleSet:
@@ -132,11 +148,11 @@ class GameState:
     def apply(self, seat: int, kind: str, payload: Mapping[str, Any]) -> GameState:
         """Return the state after ``seat`` does ``kind`` ("roll", "hold" or "score").
 
-        Payloads: roll ``{"dice": five faces after the roll}`` (held dice unchanged),
-        hold ``{"die": 0-4, "held": bool}``, score ``{"box": name}``; "forfeit" and "end"
-        ``{"seat": absent seat}`` (see ``leave``); "resign" ``{}``, the seat gives up (see
-        ``resign``); "timeout" ``{}`` marks that the current seat's time ran out (it changes
-        nothing: the server's moves for the seat follow it).
+        Payloads: roll ``{"dice": the rule set's number of faces after the roll}`` (held dice
+        unchanged), hold ``{"die": 0 to dice - 1, "held": bool}``, score ``{"box": name}``;
+        "forfeit" and "end" ``{"seat": absent seat}`` (see ``leave``); "resign" ``{}``, the seat
+        gives up (see ``resign``); "timeout" ``{}`` marks that the current seat's time ran out (it
+        changes nothing: the server's moves for the seat follow it).
         Raise IllegalMove, changing nothing, when the move is not allowed now.
         """
         if kind in ("forfeit", "end"):
@@ -178,7 +194,7 @@ class GameState:
             return replace(self, forfeited=forfeited, ended=True)
         state = replace(self, forfeited=forfeited)
         if absent == self.current:
-            state = replace(state, current=state._next_seat(absent), turn=Turn.first(self.rules))
+            state = state._turn_of(state._next_seat(absent))
         return state
 
     def resign(self, seat: int) -> GameState:
@@ -203,9 +219,23 @@ class GameState:
                 return seat
         return after
 
+    def saved_rolls(self, seat: int) -> int:
+        """The saved rolls ``seat`` has now: those left in its turn, or those its next turn
+        brings."""
+        if seat == self.current and not self.finished:
+            return self.turn.saved_left
+        return self.saved[seat] if self.saved else 0
+
+    def _turn_of(self, seat: int) -> GameState:
+        """The state with ``seat``'s turn starting, its saved rolls with it."""
+        saved = self.saved[seat] if self.saved else 0
+        return replace(self, current=seat, turn=Turn.first(self.rules, saved))
+
     def _roll(self, dice: Any) -> GameState:
         turn = self.turn
-        if turn.rolls >= ROLLS_PER_TURN:
+        if turn.rolls_left <= 0:
+            if self.rules.saved_rolls:
+                raise IllegalMove(_("No rolls left, saved ones included: choose a box to score."))
             raise IllegalMove(_("No rolls left: choose a box to score."))
         if not isinstance(dice, list | tuple) or len(dice) != self.rules.dice:
             raise wrong_dice(self.rules)
@@ -220,12 +250,12 @@ class GameState:
     def _hold(self, die: Any, held: Any) -> GameState:
         turn = self.turn
         if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < self.rules.dice:
-            raise IllegalMove(_("There is no such die: choose one of the five."))
+            raise no_such_die(self.rules)
         if not isinstance(held, bool):
             raise IllegalMove(_("Say whether to hold or release the die."))
         if not turn.dice:
             raise IllegalMove(_("Roll the dice first."))
-        if turn.rolls >= ROLLS_PER_TURN:
+        if turn.rolls_left <= 0:
             raise IllegalMove(_("No rolls left, so there is nothing to hold: choose a box."))
         if turn.held[die] == held:
             if held:
@@ -240,8 +270,21 @@ class GameState:
             raise IllegalMove(_("Roll the dice first, then choose a box."))
         card = self.cards[self.current].fill(box, self.turn.dice)
         cards = self.cards[: self.current] + (card,) + self.cards[self.current + 1 :]
-        turn = Turn.first(self.rules)
-        return replace(self, cards=cards, current=self._next_seat(self.current), turn=turn)
+        state = replace(self, cards=cards)
+        if self.rules.saved_rolls:  # the rolls this turn left unused, kept for the next
+            saved = list(self.saved)
+            saved[self.current] = self.turn.rolls_left
+            state = replace(state, saved=tuple(saved))
+        return state._turn_of(self._next_seat(self.current))
+
+
+def no_such_die(rules: RuleSet) -> IllegalMove:
+    """The refusal of a die the game does not have (a sixth in a game of five dice)."""
+    if rules.dice == 5:
+        return IllegalMove(_("There is no such die: choose one of the five."))
+    return IllegalMove(
+        _("There is no such die: choose one of the %(count)s."), count=str(rules.dice)
+    )
 
 
 def replay(

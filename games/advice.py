@@ -22,6 +22,7 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
+from engine.strategy.points import exact_rules, solvable
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,16 @@ def is_ready(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
-    """The process-wide advisor for this rule set, or None while its table is missing or damaged."""
+    """The process-wide advisor for this rule set, or None while its table is missing or damaged
+    (or when no table answers it). A rule set with saved rolls is answered from the table of the
+    same game without them (``Advisor.exact`` is then False)."""
+    try:
+        table_rules = exact_rules(rules)
+    except ValueError:
+        return None  # the solver has no table for these rules
+    if table_rules is not rules:
+        base = advisor(table_rules)
+        return base.answering(rules) if base is not None else None
     directory = storage.cache_dir()
     file = storage.table_path(rules, directory)
     with _lock:
@@ -48,7 +58,8 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
         try:
             status = file.stat()
         except FileNotFoundError:
-            _missing(rules, directory, file)
+            if solvable(rules):  # else no build could make it
+                _missing(rules, directory, file)
             return None
         except OSError:
             return None  # unreadable: a solve could not write there either
@@ -66,6 +77,25 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
             return None
         _advisors[file] = loaded
         return loaded
+
+
+def offered(rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this rule set has a coach and the computer's stronger players at all: its table is
+    loaded, or the solver can build it (until then they are getting ready)."""
+    return solvable(rules) or is_ready(rules)
+
+
+def exact(rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this rule set's coach plays perfectly: False for one answered from another game's
+    table (saved rolls, from the same game's without them: ``Advisor.exact``). True while no
+    coach is loaded (nothing is said of one that is not there)."""
+    found = advisor(rules)
+    return found is None or found.exact
+
+
+def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
+    """Whether this computer strength plays this rule set at all (now or once ready)."""
+    return bot not in NEEDS_TABLE or offered(rules)
 
 
 def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:

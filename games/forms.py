@@ -11,18 +11,18 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine.rules import IllegalMove
-from engine.rulesets import RuleSet
+from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet
 from engine.strategy.bots import BOTS
 from engine.words import _ as untranslated
-from games.models import STORED_RULES
 from games.playback import SPEEDS
 
 MAX_PLAYERS = 6
 BOT_CHOICES = [(bot.id, _(bot.name)) for bot in BOTS.values()]
 # How many dice a roll's holds may name: a game's own count is checked when the move is played.
-DICE_COUNTS = frozenset(rules.dice for rules in STORED_RULES.values())
+DICE_COUNTS = frozenset(rules.dice for rules in RULE_SETS.values())
 
 
 # Characters that draw as nothing, beyond the format characters (category Cf): Unicode's
@@ -128,27 +128,83 @@ def _takes_selector(before: str, selector: str) -> bool:
     return unicodedata.category(before)[0] == "S" or before in KEYCAP_BASES
 
 
-class SoloGameForm(forms.Form):
-    """A game for one person."""
+def offered_rules(*, multiplayer: bool = False) -> list[RuleSet]:
+    """The rule sets a form offers, in the site's order: every one for a game of one browser;
+    without "multiple Yahtzees off" where several people play (multiplayer has them on)."""
+    return [
+        rules for rules in RULE_SETS.values() if not (multiplayer and rules is YAHTZEE_NO_BONUS)
+    ]
 
-    multiple_yahtzees = forms.BooleanField(required=False, initial=True)
+
+def variant_choices(*, multiplayer: bool = False) -> list[tuple[str, str]]:
+    """(key, translated name) of each rule set offered, for a form's choice."""
+    return [(rules.key, _(rules.name)) for rules in offered_rules(multiplayer=multiplayer)]
+
+
+class VariantField(forms.ChoiceField):
+    """The game to play, chosen by its rule set's key; cleans to the ``RuleSet``. An unknown key,
+    or one this form does not offer, is refused with a sentence a player can read.
+
+    ``multiplayer=True`` for the forms of games between people (challenges, tables, tournaments):
+    they do not offer "multiple Yahtzees off".
+    """
+
+    default_error_messages = {
+        "invalid_choice": _("Choose a game from the list: “%(value)s” is not one of them."),
+    }
+
+    def __init__(self, *, multiplayer: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", YAHTZEE.key)
+        kwargs.setdefault("label", pgettext_lazy("which game is played", "Game"))
+        kwargs.setdefault("required", False)  # a form from before the choice: Yahtzee
+        super().__init__(choices=variant_choices(multiplayer=multiplayer), **kwargs)
+        self.multiplayer = multiplayer
+
+    def clean(self, value: Any) -> RuleSet:  # type: ignore[override]
+        key = super().clean(value) or YAHTZEE.key
+        return RULE_SETS[key]
+
+
+class NewGameForm(forms.Form):
+    """What every form of the home page asks: the game to play (``rules``)."""
+
+    variant = VariantField()
 
     def rules(self) -> RuleSet:
-        """The rule set chosen: the official one, or multiple Yahtzees off (a valid form)."""
-        return STORED_RULES[self.cleaned_data["multiple_yahtzees"]]
+        """The rule set chosen (a valid form)."""
+        return self.cleaned_data["variant"]
+
+    def strengths(self) -> list[str]:
+        """The computer's strengths the game seats (a valid form)."""
+        return []
 
 
-class ComputerGameForm(forms.Form):
+class SoloGameForm(NewGameForm):
+    """A game for one person."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "solo_%s")  # the home page has three forms' fields
+        super().__init__(*args, **kwargs)
+
+
+class ComputerGameForm(NewGameForm):
     """A game against the computer at one of three strengths."""
 
     strength = forms.ChoiceField(choices=BOT_CHOICES, initial="optimal", widget=forms.RadioSelect)
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "computer_%s")
+        super().__init__(*args, **kwargs)
 
     def descriptions(self) -> list[tuple[str, str, str]]:
         """(value, name, one-line description) of each strength, for the radio list."""
         return [(bot.id, _(bot.name), _(bot.description)) for bot in BOTS.values()]
 
+    def strengths(self) -> list[str]:
+        return [self.cleaned_data["strength"]]
 
-class LocalGameForm(forms.Form):
+
+class LocalGameForm(NewGameForm):
     """Pass-the-phone: 2 to 6 seats, each a named person or the computer."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -193,6 +249,15 @@ class LocalGameForm(forms.Form):
                 raise ValidationError(_("Give each player a different name."), code="same")
         data["seats"] = seats
         return data
+
+    def strengths(self) -> list[str]:
+        return [kind for _, kind in self.cleaned_data["seats"] if kind != "person"]
+
+
+class SheetForm(forms.Form):
+    """Which card a blank score sheet prints (``?variant=``: Yahtzee's without)."""
+
+    variant = VariantField()
 
 
 class SpeedForm(forms.Form):

@@ -14,6 +14,7 @@ from typing import Any
 
 from core.refusals import COMPUTER_NOT_READY, ComputerNotReady, StaleAction
 from engine import dice
+from engine.flow import ROLLS_PER_TURN, no_such_die
 from engine.rules import IllegalMove
 from engine.strategy import bots
 from engine.words import _
@@ -66,6 +67,8 @@ class Log:
         if kind != "roll":
             return _payload(kind, params)
         seen = params.get("held")
+        if seen is not None and len(seen) != len(turn.held):  # a die the game has not
+            raise no_such_die(self.state.rules)
         if seen is not None and tuple(seen) != turn.held:
             raise StaleAction(_("The held dice changed in another window: here they are now."))
         count = self.state.rules.dice
@@ -90,7 +93,7 @@ class Log:
 
     def save(self) -> None:
         """Write the snapshot and append the log entries (inside the caller's transaction)."""
-        cards = [(seat.scores, seat.yahtzee_bonus) for seat in self.seats]
+        cards = [(seat.scores, seat.yahtzee_bonus, seat.saved_rolls) for seat in self.seats]
         finishing = self.state.finished and self.game.status != Game.Status.FINISHED
         if self.state.finished or self._turn() != self.turn_of:
             seat = self.seats[self.state.current]
@@ -98,8 +101,8 @@ class Log:
         self.game.store(self.state)
         update_columns(self.game, SNAPSHOT_FIELDS)
         for seat, card in zip(self.seats, cards, strict=True):
-            if (seat.scores, seat.yahtzee_bonus) != card:  # only a score changes a card
-                update_columns(seat, ("scores", "yahtzee_bonus"))
+            if (seat.scores, seat.yahtzee_bonus, seat.saved_rolls) != card:  # only a score does
+                update_columns(seat, ("scores", "yahtzee_bonus", "saved_rolls"))
         for seat in self.counted:
             update_columns(seat, ("timeouts",))
         insert_rows(self.actions)
@@ -133,7 +136,10 @@ def play_turn(log: Log, position: int, strength: str, roll: Roll | None, rng) ->
     while True:
         turn = log.state.turn
         card = log.state.cards[position]
-        move, choice = bots.choose_move(strength, advisor, card, turn.dice, turn.rolls_left, rng)
+        # With saved rolls a turn may have more than two left: the computer plays as if two
+        # (so it rolls on while the dice call for it, and saves what it does not need).
+        left = min(turn.rolls_left, ROLLS_PER_TURN - 1)
+        move, choice = bots.choose_move(strength, advisor, card, turn.dice, left, rng)
         if move == "keep" and len(choice) == len(turn.dice):
             # Keeping all five is the same as scoring now: pick the box without a wasted roll.
             move, choice = bots.choose_move(strength, advisor, card, turn.dice, 0, rng)

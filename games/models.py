@@ -17,7 +17,7 @@ from django.utils import timezone
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from engine.flow import GameState, Turn, replay
 from engine.rules import Scorecard
-from engine.rulesets import RULE_SETS, YAHTZEE, YAHTZEE_NO_BONUS, RuleSet, rule_set
+from engine.rulesets import RULE_SETS, YAHTZEE, RuleSet, rule_set
 
 # Registered with the games app from here, where Django looks for its models.
 from games.openpages import OpenPage as OpenPage
@@ -31,17 +31,15 @@ def new_game_id() -> str:
 
 
 def empty_scores() -> list[None]:
-    """The scores of an empty card, as stored (every rule set stored has 13 boxes)."""
+    """The scores of an empty Yahtzee card, as stored (``games.services`` gives a game of another
+    rule set's seats its own number of boxes)."""
     return [None] * YAHTZEE.turns
 
 
 def no_holds() -> list[bool]:
-    """Five released dice, as stored (every rule set stored has five dice)."""
+    """Five released dice, as stored (``games.services`` makes a game of another rule set with its
+    own number of dice)."""
     return [False] * YAHTZEE.dice
-
-
-STORED_RULES = {True: YAHTZEE, False: YAHTZEE_NO_BONUS}
-"""The rule set of the solo form's "multiple Yahtzees" box, ticked or not."""
 
 
 class GameQuerySet(models.QuerySet):
@@ -243,14 +241,22 @@ class Game(models.Model):
 
     def state(self) -> GameState:
         """The stored snapshot as a rules-level GameState."""
-        cards = tuple(seat.card() for seat in self.ordered_seats())
-        turn = Turn(dice=tuple(self.dice), held=tuple(self.held), rolls=self.rolls)
+        seats = self.ordered_seats()
+        cards = tuple(seat.card() for seat in seats)
+        saved = tuple(seat.saved_rolls for seat in seats) if self.rules.saved_rolls else ()
+        turn = Turn(
+            dice=tuple(self.dice),
+            held=tuple(self.held),
+            rolls=self.rolls,
+            saved=saved[self.current_seat] if saved else 0,
+        )
         return GameState(
             cards=cards,
             current=self.current_seat,
             turn=turn,
             forfeited=frozenset(self.forfeited),
             ended=self.ended,
+            saved=saved,
         )
 
     def store(self, state: GameState) -> list[Seat]:
@@ -263,9 +269,10 @@ class Game(models.Model):
         self.ended = state.ended
         self.status = self.Status.FINISHED if state.finished else self.Status.PLAYING
         seats = self.ordered_seats()
-        for seat, card in zip(seats, state.cards, strict=True):
+        for position, (seat, card) in enumerate(zip(seats, state.cards, strict=True)):
             seat.scores = list(card.scores)
             seat.yahtzee_bonus = card.yahtzee_bonus
+            seat.saved_rolls = state.saved[position] if state.saved else 0
         return seats
 
     def replayed_state(self) -> GameState:
@@ -287,6 +294,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, blank=True)
     scores = models.JSONField(default=empty_scores)
     yahtzee_bonus = models.PositiveIntegerField(default=0)
+    # Rolls this seat's turns left unused, for its later turns (``RuleSet.saved_rolls``), as its
+    # next turn starts: the current turn's own are ``Game.rolls`` against three and these.
+    saved_rolls = models.PositiveSmallIntegerField(default=0)
     # Online games: until when the player's game page counts as open (kept fresh by its socket).
     present_until = models.DateTimeField(null=True, blank=True)
     connections = models.IntegerField(default=0)  # open game pages of this seat

@@ -18,6 +18,7 @@ from django_htmx.http import reswap
 
 from core.errors import error_page
 from core.identity import visitor_id
+from games import advice
 from games.models import Game
 from games.presenters.replay import Positions, replay_context
 from games.responses import closed_page
@@ -80,6 +81,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     visitor = visitor_id(request)
     context = replay_context(game, visitor, actions, at) | {
         "live": False,  # a replay listens to nothing
+        "analysable": advice.offered(game.rules),
         "owner": game.mode != Game.Mode.ONLINE and game.seat_of(visitor) is not None,
         "public_daily": game.reveal_after is not None and game.open_to(None),
         "replay_url": (url := reverse("games:replay", args=[game.id])),

@@ -65,8 +65,10 @@ def start_online_game(
     turn_seconds: int | None = None,
     pace: str = Game.Pace.LIVE,
     computer: str = "",
+    rules: RuleSet = YAHTZEE,
 ) -> Game:
-    """An online game for these players (lobby Players), in order; multiple Yahtzees always on.
+    """An online game for these players (lobby Players), in order, under ``rules`` (Yahtzee by
+    default; the callers offer no rule set with multiple Yahtzees off).
 
     ``ranked``: a ranked match, whose end rates both players (``events.game_finishing``).
     ``stake``: a diamond match, each player's stake (the lobby holds the pot, ``lobby.diamonds``).
@@ -80,7 +82,7 @@ def start_online_game(
         seats.append({"name": "", "visitor": "", "bot": computer})
     turn_seconds = clock.timer_of(pace, turn_seconds, competitive=ranked or bool(stake))
     options = {"ranked": ranked, "stake": stake, "turn_seconds": turn_seconds, "pace": pace}
-    return _create_game(Game.Mode.ONLINE, seats, YAHTZEE, **options)
+    return _create_game(Game.Mode.ONLINE, seats, rules, **options)
 
 
 def _create_game(
@@ -94,9 +96,11 @@ def _create_game(
     options |= {"seed": seed, "seed_hash": dice.commitment(seed)}
     options |= clock.first_turn(options.get("turn_seconds"))
     with transaction.atomic():
-        game = Game.objects.create(mode=mode, rules=rules, **options)
+        game = Game.objects.create(mode=mode, rules=rules, held=[False] * rules.dice, **options)
+        scores = [None] * rules.turns
         Seat.objects.bulk_create(
-            Seat(game=game, position=position, **fields) for position, fields in enumerate(seats)
+            Seat(game=game, position=position, scores=scores, **fields)
+            for position, fields in enumerate(seats)
         )
         if seats[0].get("bot"):
             # The computer sits first: it opens the game now, or nobody ever would.

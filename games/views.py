@@ -16,11 +16,22 @@ from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
+from engine.rulesets import RuleSet
 from games import advice, clock, playback, replays, services, timeouts
-from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
+from games.forms import (
+    ComputerGameForm,
+    LocalGameForm,
+    SheetForm,
+    SoloGameForm,
+    SpeedForm,
+    offered_rules,
+    read_move,
+    variant_choices,
+)
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
+from games.presenters.coach import coach_note
 from games.presenters.parts import changed_parts
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
@@ -67,6 +78,8 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
         "computer_form": forms_given.get("computer") or ComputerGameForm(**strength),
         "local_form": forms_given.get("local") or LocalGameForm(),
         "computer_ready": ready,
+        # The games only the beginner plays (no perfect player of their rules yet).
+        "beginner_only": [gettext(r.name) for r in offered_rules() if not advice.offered(r)],
         "refusal": refusal,
     }
     context |= panels.page_context(panels.HOME_PAGE, request, None)  # the lobby's Play now
@@ -83,9 +96,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = form_class(request.POST)
     if not form.is_valid():
         return _home(request, {mode: form}, status=400)
-    bots = [form.cleaned_data["strength"]] if isinstance(form, ComputerGameForm) else []
-    bots += [kind for _, kind in form.cleaned_data.get("seats", []) if kind != "person"]
-    if not all(advice.bot_can_play(bot) for bot in bots):
+    rules = form.rules()
+    if not all(advice.bot_offered(bot, rules) for bot in form.strengths()):
+        no_table = gettext("The computer plays %(game)s only as the beginner: choose the beginner.")
+        form.add_error(None, no_table % {"game": gettext(rules.name)})
+        return _home(request, {mode: form}, status=400)
+    if not all(advice.bot_can_play(bot, rules) for bot in form.strengths()):
         form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))
         return _home(request, {mode: form}, status=409)
     try:
@@ -95,16 +111,17 @@ def new_game(request: HttpRequest) -> HttpResponse:
         form.add_error(None, translate_refusal(refusal))
         return _home(request, {mode: form}, status=refusal.status)
     if isinstance(form, ComputerGameForm):
+        bots = {1: form.cleaned_data["strength"]}
         game = services.start_game(
-            visitor, ["", ""], mode=Game.Mode.COMPUTER, bots={1: form.cleaned_data["strength"]}
+            visitor, ["", ""], mode=Game.Mode.COMPUTER, bots=bots, rules=rules
         )
     elif isinstance(form, LocalGameForm):
         seats = form.cleaned_data["seats"]
         bots = {i: kind for i, (_, kind) in enumerate(seats) if kind != "person"}
         names = [name for name, _ in seats]
-        game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots)
+        game = services.start_game(visitor, names, mode=Game.Mode.LOCAL, bots=bots, rules=rules)
     else:
-        game = services.start_solo_game(visitor, rules=form.rules())
+        game = services.start_solo_game(visitor, rules=rules)
     return redirect("games:play", game_id=game.id)
 
 
@@ -122,6 +139,8 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
         return private
     at = _int_or_none(request.GET.get("at")) if request.htmx else None
     hint = request.GET.get("hint") == "1"
+    if hint and not advice.offered(game.rules):
+        return error_page(request, gettext("No coach"), no_coach(game.rules), 404)
     select = request.GET.get("select")
     speed = playback.speed_of(request)
     error = None if request.htmx else refusal_for(request, f"game-{game.id}")
@@ -246,6 +265,8 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     people = [seat for seat in game.ordered_seats() if not seat.bot]
     wanted = _int_or_none(request.GET.get("seat"))
     seat = next((s for s in people if s.position == wanted), people[0])
+    if not advice.offered(game.rules):
+        return error_page(request, gettext("No coach"), no_coach(game.rules), 404)
     advisor = advice.advisor(game.rules)
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
@@ -257,7 +278,10 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         rules=game.rules,
         advisor=advisor,
     )
-    context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
+    context = analysis_context(game, seat, result, visitor_id(request)) | {
+        "people": people,
+        "coach_note": coach_note(game.rules),
+    }
     return render(request, "games/analysis.html", context)
 
 
@@ -269,7 +293,12 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
         game = get_object_or_404(Game.objects.prefetch_related("seats"), pk=game_id)
         if (private := closed_page(request, game)) is not None:
             return private
-    context = sheets.sheet_context(game, visitor_id(request))
+    form = SheetForm(request.GET)
+    if not form.is_valid():
+        reason = next(str(error) for errors in form.errors.values() for error in errors)
+        return error_page(request, gettext("No such game"), reason, 400)
+    context = sheets.sheet_context(game, visitor_id(request), form.cleaned_data["variant"])
+    context["variants"] = variant_choices()
     return render(request, "games/sheet.html", context)
 
 
@@ -277,6 +306,14 @@ def score_sheet(request: HttpRequest, game_id: str | None = None) -> HttpRespons
 def guide(request: HttpRequest) -> HttpResponse:
     """How to play, every box with an example, odds and strategy."""
     return render(request, "games/guide.html", sheets.guide_context())
+
+
+def no_coach(rules: RuleSet) -> str:
+    """Why a game of this rule set has no hints, odds or analysis."""
+    message = gettext(
+        "%(game)s has no coach yet: the perfect player of its rules is not worked out."
+    )
+    return message % {"game": gettext(rules.name)}
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from daily import services as daily
 from daily.models import Challenge
+from games.forms import variant_choices
 from groups import hooks, standings
 from groups.models import Group, GroupTable
 from groups.services import MAX_MEMBERS
@@ -78,6 +79,7 @@ def live_context(group: Group, me: Player) -> dict:
         "online_count": sum(member["online"] for member in members),
         "tables": tables,
         "max_seats": MAX_TABLE_SEATS,
+        "variants": variant_choices(multiplayer=True),  # the game of a table opened here
     }
 
 
@@ -101,6 +103,7 @@ def open_tables(player: Player) -> list[dict]:
             {
                 "host": table.host.name,
                 "group": entry.group.name,
+                "rules": table.rules,
                 "seats": len(seated),
                 "max": MAX_TABLE_SEATS,
                 "url": reverse("lobby:table", args=[table.code]),

@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from core.refusals import ActionRefused, NotFound, StaleAction
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games.forms import clean_name
 from groups import notify
@@ -262,12 +263,15 @@ def new_invite(visitor: str | None, group_id: str) -> Group:
     raise ActionRefused(_("Could not make a new invite: try again."))
 
 
-def open_table(visitor: str | None, group_id: str, *, address: str | None = None) -> Table:
-    """A private table for the group, hosted by this member: any member may take a seat."""
+def open_table(
+    visitor: str | None, group_id: str, *, address: str | None = None, rules: RuleSet = YAHTZEE
+) -> Table:
+    """A private table for the group, hosted by this member, played under ``rules``: any member
+    may take a seat."""
     player = require_player(visitor)
     with transaction.atomic():
         group = member_group(player, group_id)
-        table = create_table(player.visitor, address=address)
+        table = create_table(player.visitor, address=address, rules=rules)
         GroupTable.objects.create(group=group, table=table)
     notify.tables_changed(group.pk, member_visitors(group.pk))
     return table

@@ -3,7 +3,9 @@ summaries (``history.Summary``), with each member's rating (``lobby.Player``).
 
 A game counts when at least two members sat at it (a table of four with a stranger counts too),
 for each member who sat there: a win is a result of 1, a draw a share of first place (0.5), a
-loss anything else. The average score counts only cards filled to the end, and the accuracy is
+loss anything else, in whichever game (a win at Yatzy is a win). The average score counts only
+cards of Yahtzee filled to the end (another game's scores are not Yahtzee's: like with like, as a
+player's stats keep each game apart), and the accuracy, on the same 0-100 scale in every game, is
 the mean over the valued decisions, each game weighing as many decisions as it had, as a
 player's stats do (``history.stats``).
 """
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
+from engine.rulesets import YAHTZEE
 from games.models import Game, Seat
 from history import summaries
 from history.models import Summary
@@ -59,14 +62,15 @@ def standings(members: list[Player]) -> list[Standing]:
     among = games_among(visitors)
     summaries.value_missing(among)  # their decisions are valued when first shown, as elsewhere
     valued = Q(decisions__isnull=False, accuracy__isnull=False)
+    averaged = Q(complete=True, rules_key=YAHTZEE.key)
     rows = {
         row["visitor"]: row
         for row in among.values("visitor").annotate(
             games=Count("id"),
             wins=Count("id", filter=Q(result=1)),
             draws=Count("id", filter=Q(result=0.5)),
-            complete_games=Count("id", filter=Q(complete=True)),
-            complete_points=Sum("total", filter=Q(complete=True)),
+            complete_games=Count("id", filter=averaged),
+            complete_points=Sum("total", filter=averaged),
             valued_decisions=Sum("decisions", filter=valued),
             accuracy_sum=Sum(F("accuracy") * F("decisions"), filter=valued),
         )

@@ -15,6 +15,7 @@ from core.identity import rotate_session_key, visitor_id
 from groups import presenters, services
 from groups.models import Group
 from lobby.access import player_of
+from lobby.forms import posted_rules
 from lobby.services import go_online
 
 
@@ -182,5 +183,8 @@ def new_invite(request: HttpRequest, group_id: str) -> HttpResponse:
 @answers_refusals(_group_refused)
 def open_table(request: HttpRequest, group_id: str) -> HttpResponse:
     """Open a private table for the whole group and go to its page."""
-    table = services.open_table(visitor_id(request), group_id, address=client_address(request))
+    rules = posted_rules(request.POST)
+    table = services.open_table(
+        visitor_id(request), group_id, address=client_address(request), rules=rules
+    )
     return redirect("lobby:table", code=table.code)

@@ -44,6 +44,8 @@ class Summary(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="summaries")
     visitor = models.CharField(max_length=64)
     mode = models.CharField(max_length=16, choices=Game.Mode.choices)
+    # The game's rule set (``Game.rules_key``): the stats count like with like, a game at a time.
+    rules_key = models.CharField(max_length=24, default="official")
     ranked = models.BooleanField(default=False)
     stake = models.PositiveIntegerField(default=0)
     daily = models.BooleanField(default=False)  # an attempt at a daily challenge
@@ -90,17 +92,24 @@ class Summary(models.Model):
 
 
 class StatsCache(models.Model):
-    """A browser's (or profile's) stats as last worked out, with how many of its summaries (and
-    of those, valued ones) there were just before (``history.stats``).
+    """A browser's (or profile's) stats of one game (``rules_key``) as last worked out, with how
+    many of its summaries (and of those, valued ones) there were just before
+    (``history.stats``).
 
     Summaries are only ever added, or valued once: while both counts are still the same, no
     summary of the visitor has changed since, and the stats kept are exact.
     """
 
-    visitor = models.CharField(max_length=64, unique=True)
+    visitor = models.CharField(max_length=64)
+    rules_key = models.CharField(max_length=24, default="official")
     summaries = models.PositiveIntegerField()
     valued = models.PositiveIntegerField()
     stats = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["visitor", "rules_key"], name="stats_of_a_game")
+        ]
 
     def __str__(self) -> str:
         return f"stats of {self.visitor}"

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
+from engine.rulesets import YAHTZEE, RuleSet, rule_set
 from engine.words import _
 from games.models import Game
 from games.presenters.players import seat_name
+from history import stats
 from history.models import Summary
 
 PAGE_SIZE = 25
@@ -35,6 +37,20 @@ def filters(current: str) -> list[dict]:
     return [
         {"key": key, "label": gettext(label), "current": key == current}
         for key, (label, _q) in FILTERS.items()
+    ]
+
+
+def other_game(rules_key: str) -> str:
+    """A game's name in the page's language where it is not Yahtzee (the site's own: "")."""
+    return "" if rules_key == YAHTZEE.key else gettext(rule_set(rules_key).name)
+
+
+def stats_games(visitor: str, current: RuleSet) -> list[dict]:
+    """The games whose stats a page can show (those played to the end, and Yahtzee), each with
+    its key, its name in the page's language, and whether it is the one shown."""
+    return [
+        {"key": key, "label": gettext(rule_set(key).name), "current": key == current.key}
+        for key in stats.games_played(visitor)
     ]
 
 
@@ -83,7 +99,7 @@ def row(summary: Summary) -> dict:
 
 
 def _mode_words(summary: Summary) -> str:
-    words = [gettext(MODE_WORDS[summary.mode])]
+    words = [gettext(MODE_WORDS[summary.mode]), other_game(summary.rules_key)]
     if summary.daily:
         words.append(gettext("daily challenge"))
     if summary.ranked:
@@ -93,4 +109,4 @@ def _mode_words(summary: Summary) -> str:
             ngettext("%(count)s diamond", "%(count)s diamonds", summary.stake)
             % {"count": summary.stake}
         )
-    return " · ".join(words)
+    return " · ".join(word for word in words if word)

@@ -1,4 +1,5 @@
-"""A player's stats, solo and online, from their games' summaries (``history.Summary``).
+"""A player's stats, solo and online, from their games' summaries (``history.Summary``), one
+game at a time (``Summary.rules_key``: Yatzy's scores are not Yahtzee's), Yahtzee unless asked.
 
 Only games whose card was filled to the end count (``Summary.complete``): a game ended early
 says nothing of how one scores. The counts, sums, mean and best come from the database's
@@ -24,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Max, Q, Sum
 from django.utils.translation import ngettext
 
+from engine.rulesets import RULE_SETS, YAHTZEE
 from games.models import Game
 from history.models import StatsCache, Summary
 
@@ -74,9 +76,12 @@ class Stats:
         return histogram(self.first_bin, self.bins)
 
 
-def stats(visitor: str, mode: str) -> Stats | None:
-    """The stats of this browser's (or profile's) complete games of ``mode``; None: no game."""
-    games = Summary.objects.of_visitor(visitor).filter(mode=mode, complete=True)
+def stats(visitor: str, mode: str, rules_key: str = YAHTZEE.key) -> Stats | None:
+    """The stats of this browser's (or profile's) complete games of ``mode`` in one game (a
+    rule set's key); None: no game."""
+    games = Summary.objects.of_visitor(visitor).filter(
+        mode=mode, rules_key=rules_key, complete=True
+    )
     valued = Q(decisions__isnull=False)
     totals = games.aggregate(
         games=Count("id"),
@@ -182,9 +187,21 @@ def _points(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def sections(visitor: str) -> list[dict]:
-    """The stats of the solo and the online games, each with its key for the template (kept in
-    ``StatsCache`` while the browser's summaries have not changed)."""
+def games_played(visitor: str) -> list[str]:
+    """The keys of the games (rule sets) this browser played to the end, in the site's order,
+    Yahtzee always first: what its stats may be shown of."""
+    played = set(
+        Summary.objects.filter(visitor=visitor, complete=True)
+        .values_list("rules_key", flat=True)
+        .distinct()
+    )
+    return [key for key in RULE_SETS if key == YAHTZEE.key or key in played]
+
+
+def sections(visitor: str, rules_key: str = YAHTZEE.key) -> list[dict]:
+    """The stats of the solo and the online games of one game (a rule set's key), each with its
+    key for the template (kept in ``StatsCache`` while the browser's summaries have not
+    changed)."""
     counts = Summary.objects.filter(visitor=visitor).aggregate(
         summaries=Count("id"), valued=Count("decisions")
     )
@@ -193,8 +210,8 @@ def sections(visitor: str) -> list[dict]:
     # What the drawn sections depend on (with the language): the template keeps them drawn under
     # it ({% cache %}), as StatsCache keeps the numbers: drawing two sections took 4-5 ms of a
     # profile page of 1,000 games (bench_stats.py).
-    version = f"{visitor}:{counts['summaries']}:{counts['valued']}"
-    kept = StatsCache.objects.filter(visitor=visitor, **counts).first()
+    version = f"{visitor}:{rules_key}:{counts['summaries']}:{counts['valued']}"
+    kept = StatsCache.objects.filter(visitor=visitor, rules_key=rules_key, **counts).first()
     found = None
     if kept is not None:
         try:
@@ -202,9 +219,16 @@ def sections(visitor: str) -> list[dict]:
         except TypeError:  # kept by a version of Stats with other fields: work them out again
             found = None
     if found is None:
-        found = {key: stats(visitor, mode) for key, mode in SECTIONS.items()}
-        _keep(visitor, counts, found)
-    return [_section(key, found[key]) | {"version": version} for key in SECTIONS]
+        found = {key: stats(visitor, mode, rules_key) for key, mode in SECTIONS.items()}
+        _keep(visitor, rules_key, counts, found)
+    # The game is named where it is not the site's own (the sections' headings say it), and so
+    # is its box of five (six) alike, whose count a section gives ("Yatzy per game").
+    rules = RULE_SETS[rules_key]
+    named = {"game": "", "alike": ""}
+    if rules_key != YAHTZEE.key:
+        alike = rules.box(rules.yahtzee_box).name if rules.yahtzee_box else ""
+        named = {"game": rules.name, "alike": alike}
+    return [_section(key, found[key]) | {"version": version, **named} for key in SECTIONS]
 
 
 def _section(key: str, found: Stats | None) -> dict:
@@ -228,11 +252,13 @@ def _section(key: str, found: Stats | None) -> dict:
     return {"key": key, "stats": found, "trend": found.trend, "histogram": histogram}
 
 
-def _keep(visitor: str, counts: dict, found: dict[str, Stats | None]) -> None:
+def _keep(visitor: str, rules_key: str, counts: dict, found: dict[str, Stats | None]) -> None:
     """Keep the stats worked out after the summaries were counted (``counts``)."""
     kept = {key: dataclasses.asdict(value) if value else None for key, value in found.items()}
     try:
         with transaction.atomic():
-            StatsCache.objects.update_or_create(visitor=visitor, defaults={**counts, "stats": kept})
+            StatsCache.objects.update_or_create(
+                visitor=visitor, rules_key=rules_key, defaults={**counts, "stats": kept}
+            )
     except IntegrityError:  # another view of the same stats kept them first: theirs will do
         pass

@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from engine.analysis import Analysis, analyse
 from engine.flow import GameState, replay
+from engine.rulesets import RULE_SETS
 from games import advice
 from games.models import Game, Seat
 from history.models import Summary
@@ -83,6 +84,7 @@ def summarise(
                 game=game,
                 visitor=seat.visitor,
                 mode=game.mode,
+                rules_key=game.rules_key,
                 ranked=game.ranked,
                 stake=game.stake,
                 # A duplicate tournament's round shows its seed later too, but is always timed;
@@ -136,13 +138,17 @@ def value_missing(summaries: QuerySet[Summary], limit: int = 50) -> int:
     """Value the decisions of up to ``limit`` of these summaries not valued yet, the newest
     games first (the ones pages show first); how many.
 
-    None while the perfect player's table is not loaded: they stay for a later view. Two
-    requests may value the same summary at once: both write the same numbers.
+    Only the games whose rule set's table is loaded: the others stay for a later view (a game
+    the perfect player does not know, for good), and are not read in vain on every view, nor
+    keep the games it knows from being valued. Two requests may value the same summary at once:
+    both write the same numbers.
     """
-    if not advice.is_ready():
+    known = [key for key, rules in RULE_SETS.items() if advice.is_ready(rules)]
+    if not known:
         return 0
     done = 0
-    unvalued = summaries.filter(decisions__isnull=True).order_by("-finished_at")
+    unvalued = summaries.filter(decisions__isnull=True, rules_key__in=known)
+    unvalued = unvalued.order_by("-finished_at")
     for summary in unvalued.select_related("seat")[:limit]:
         game = Game.objects.prefetch_related("seats").get(pk=summary.game_id)
         analysis = analysis_of(game, summary.seat.position)

@@ -8,13 +8,16 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from core.answers import answers_refusals
 from core.errors import error_page
 from core.identity import visitor_id
 from history import presenters, stats, summaries
+from history.forms import no_such_game, stats_game
 from lobby.services import player_of
 
 
 @require_safe
+@answers_refusals(no_such_game)
 def games(request: HttpRequest) -> HttpResponse:
     """This browser's finished games, newest first, a page at a time, of one kind or all."""
     visitor = visitor_id(request)
@@ -22,6 +25,7 @@ def games(request: HttpRequest) -> HttpResponse:
     if mode not in presenters.FILTERS:
         message = gettext("There is no such kind of game to show.")
         return error_page(request, gettext("No such filter"), message, 400)
+    game = stats_game(request.GET)
     summaries.fill_missing(visitor)  # games from before summaries, or not valued yet
     found = presenters.games_of(visitor, mode).select_related("game")
     paginator = Paginator(found.prefetch_related("game__seats"), presenters.PAGE_SIZE)
@@ -41,6 +45,7 @@ def games(request: HttpRequest) -> HttpResponse:
         "mode": mode,
         "player": player,
         # With a profile the stats are on its page; without one, here.
-        "sections": stats.sections(visitor) if visitor and player is None else [],
+        "sections": stats.sections(visitor, game.key) if visitor and player is None else [],
+        "stats_games": presenters.stats_games(visitor, game) if visitor and player is None else [],
     }
     return render(request, "history/games.html", context)

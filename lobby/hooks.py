@@ -17,7 +17,7 @@ TABLE_ADMITS = Question(lambda table, player: None)
 TABLE_FOR = Question(lambda table: None)
 # (player) -> the open tables sent to this player by the apps above (a group's tables), for the
 # lobby's list of challenges: each {"host", "group" (names), "seats", "max" (how many are
-# taken, of how many), "url" (the table's page)}.
+# taken, of how many), "rules" (the game it is played in), "url" (the table's page)}.
 TABLES_FOR = Question(lambda player: [])
 # Sent (with ``code``) after a change to a table's seats or game is committed, as its pages are
 # told: an app that lists the table elsewhere (a group's page) redraws it there.

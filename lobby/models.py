@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from engine import rating as ratings
+from engine.rulesets import YAHTZEE, RuleSet, rule_set
 from games.models import Game
 from games.names import MAX_KEY_LENGTH, case_key, look_alike_key
 
@@ -32,6 +33,22 @@ MAX_TABLE_SEATS = 6
 def new_table_code() -> str:
     """A short code for a private table."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class PlaysVariant(models.Model):
+    """What a game made later will be played under: a rule set's key
+    (``engine.rulesets.RULE_SETS``), read as ``rules`` (a challenge's, a table's, a
+    tournament's, a day's)."""
+
+    rules_key = models.CharField(max_length=24, default=YAHTZEE.key)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set its games are made with."""
+        return rule_set(self.rules_key)
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -211,7 +228,7 @@ class DiamondEntry(AppendOnlyModel):
         return f"{self.player} {self.amount:+d} ({self.reason})"
 
 
-class Challenge(models.Model):
+class Challenge(PlaysVariant):
     """One player asks another for a game; it expires after CHALLENGE_LIFETIME."""
 
     class Status(models.TextChoices):
@@ -243,8 +260,9 @@ class TableQuerySet(models.QuerySet):
         return self.filter(game__isnull=True, created_at__lte=timezone.now() - TABLE_LIFETIME)
 
 
-class Table(models.Model):
-    """A private table for 2-6 players, joined by its link or code; the host starts the game."""
+class Table(PlaysVariant):
+    """A private table for 2-6 players, joined by its link or code; the host starts the game in
+    the variant chosen when it was opened."""
 
     code = models.CharField(max_length=8, unique=True, default=new_table_code)
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted")

@@ -16,7 +16,7 @@ from engine import rating as ratings
 from engine.strategy.bots import BOTS
 from games import advice
 from games.clock import TURN_SECONDS
-from games.forms import ComputerGameForm
+from games.forms import ComputerGameForm, variant_choices
 from games.models import Game, Seat
 from games.presence import gone_from
 from games.presenters.players import continue_entry, seat_name
@@ -121,6 +121,7 @@ def lobby_context(visitor: str | None) -> dict:
         "now": now,
         "diamonds": diamonds.balance(me) if me else 0,
         "stakes": diamonds.STAKES,
+        "variants": variant_choices(multiplayer=True),  # the challenge's and the table's
     }
 
 

@@ -50,6 +50,7 @@ from core.locks import serialize_on
 from core.refusals import StaleAction
 from engine import rating as ratings
 from engine.flow import GameState, _
+from engine.rulesets import YAHTZEE, RuleSet
 from games.models import Game, Seat
 from games.services import start_online_game
 from lobby import apart, notify
@@ -160,13 +161,21 @@ def leave(visitor: str | None, *, address: str | None = None) -> None:
 
 
 def start_unranked(
-    players: list[Player], *, stake: int = 0, turn_seconds: int | None = None, pace: str = "live"
+    players: list[Player],
+    *,
+    stake: int = 0,
+    turn_seconds: int | None = None,
+    pace: str = "live",
+    rules: RuleSet = YAHTZEE,
 ) -> Game:
-    """An unranked online game for these players, who leave the ranked queue if they were in it
-    (under the queue's lock, which its pairing holds: they are not paired into a second game)."""
+    """An unranked online game for these players under ``rules``, who leave the ranked queue if
+    they were in it (under the queue's lock, which its pairing holds: they are not paired into a
+    second game)."""
     serialize_on(QUEUE_LOCK)
     QueueEntry.objects.filter(player__in=players).delete()
-    return start_online_game(players, stake=stake, turn_seconds=turn_seconds, pace=pace)
+    return start_online_game(
+        players, stake=stake, turn_seconds=turn_seconds, pace=pace, rules=rules
+    )
 
 
 def waiting(visitor: str | None) -> bool:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.locks import serialize_on
 from core.refusals import ActionRefused, NotFound, StaleAction
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games import clock
 from games.forms import clean_name
@@ -25,6 +26,7 @@ from lobby import apart, diamonds, notify
 from lobby.access import Forbidden, check_rate, require_player
 from lobby.access import TooMany as TooMany
 from lobby.access import player_of as player_of
+from lobby.forms import check_between_people
 from lobby.models import ONLINE_WINDOW, Challenge, Player, expires_from_now
 from lobby.ranked import start_unranked
 from lobby.tables import NO_TABLE as NO_TABLE
@@ -86,9 +88,11 @@ def challenge(
     *,
     stake: int = 0,
     pace: str = "",
+    rules: RuleSet = YAHTZEE,
     address: str | None = None,
 ) -> Challenge:
-    """Ask an online player for a game; with a ``stake``, a diamond match (always live).
+    """Ask an online player for a game under ``rules``; with a ``stake``, a diamond match
+    (always live, always Yahtzee).
 
     ``pace``: "live" (the default) or "own" (a day a turn, nobody away), as posted.
     """
@@ -106,6 +110,7 @@ def challenge(
     if stake and chosen != Game.Pace.LIVE:
         # A stake is won or lost in one sitting: a diamond match, like a ranked one, is live.
         raise ActionRefused(_("A match for diamonds is played live: choose Live or no stake."))
+    check_between_people(rules, stake=stake)
     diamonds.check_stake(stake, player, opponent)
     with transaction.atomic():
         serialize_on("pair", *sorted([player.pk, opponent.pk]))  # a block takes it too
@@ -122,6 +127,7 @@ def challenge(
             challenged=opponent,
             stake=stake,
             pace=chosen,
+            rules_key=rules.key,
             expires_at=expires_from_now(),
         )
     notify.players_changed(player.visitor, opponent.visitor)
@@ -168,7 +174,7 @@ def answer(visitor: str | None, challenge_id: int, verb: str) -> Challenge:
                 .order_by("pk")
             )
             diamonds.check_stake(made.stake, made.challenged, made.challenger)
-            made.game = start_unranked(players, stake=made.stake, pace=made.pace)
+            made.game = start_unranked(players, stake=made.stake, pace=made.pace, rules=made.rules)
             diamonds.escrow(made.game, players)
             made.status = Challenge.Status.ACCEPTED
             # A crossed challenge (B had also challenged A) must not start a second game.

@@ -8,11 +8,13 @@ from django.db.models import QuerySet
 
 from core.locks import serialize_on
 from core.refusals import ActionRefused, NotFound, StaleAction
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games import clock, presence
 from games.models import Game
 from lobby import apart, hooks, notify
 from lobby.access import Forbidden, check_rate, require_player
+from lobby.forms import check_between_people
 from lobby.models import MAX_TABLE_SEATS, Player, Table, TableSeat
 from lobby.ranked import start_unranked
 
@@ -36,16 +38,20 @@ BAD_TIMER = _(
 )
 
 
-def create_table(visitor: str | None, *, address: str | None = None) -> Table:
-    """A private table hosted by this player, who is its first seat."""
+def create_table(
+    visitor: str | None, *, address: str | None = None, rules: RuleSet = YAHTZEE
+) -> Table:
+    """A private table hosted by this player, who is its first seat; its game is played under
+    ``rules``."""
     player = require_player(visitor)
     check_rate(player.visitor, "join", address)
+    check_between_people(rules)
     # Tables that expired go as new ones are made: no timer to run, and they never pile up.
     Table.objects.expired().delete()
     for _attempt in range(5):
         try:
             with transaction.atomic():
-                table = Table.objects.create(host=player)
+                table = Table.objects.create(host=player, rules_key=rules.key)
                 TableSeat.objects.create(table=table, player=player)
                 return table
         except IntegrityError:  # a code already in use: draw another
@@ -127,7 +133,9 @@ def start_table(
             chosen = clock.parse_pace(pace)
         except ValueError:
             raise ActionRefused(BAD_TIMER) from None
-        table.game = start_unranked(players, turn_seconds=turn_seconds, pace=chosen)
+        table.game = start_unranked(
+            players, turn_seconds=turn_seconds, pace=chosen, rules=table.rules
+        )
         table.save(update_fields=["game"])
     notify.table_changed(table.code)
     notify.navigate([p.visitor for p in players], table.game, table=table.code)
@@ -174,7 +182,7 @@ def rematch(visitor: str | None, game: Game) -> Table:
             table.delete()
             table = None
         if table is None:
-            table = Table.objects.create(host=player, rematch_of=game)
+            table = Table.objects.create(host=player, rematch_of=game, rules_key=game.rules_key)
         if table.declined_by_id:
             raise StaleAction(DECLINED, name=table.declined_by.name)
     presence.asked_here(game.pk, visitor)
@@ -210,11 +218,14 @@ def _start_rematch_when_all_in(table: Table) -> None:
         seated = list(table.seats.select_related("player"))
         if table.started or {s.player.visitor for s in seated} != wanted:
             return
-        # A rematch keeps the timer of the game it follows, but not the clock a ranked or diamond
-        # match always has (games.clock.COMPETITIVE_TURN_SECONDS): a rematch is neither.
+        # A rematch keeps the timer and the variant of the game it follows, but not the clock a
+        # ranked or diamond match always has (games.clock.COMPETITIVE_TURN_SECONDS): a rematch
+        # is neither.
         last = table.rematch_of
         timer = None if last.ranked or last.stake else last.turn_seconds
-        table.game = start_unranked([s.player for s in seated], turn_seconds=timer, pace=last.pace)
+        table.game = start_unranked(
+            [s.player for s in seated], turn_seconds=timer, pace=last.pace, rules=last.rules
+        )
         table.save(update_fields=["game"])
     notify.navigate(sorted(wanted), table.game, rematch_of=table.rematch_of_id)
     notify.game_changed(table.rematch_of_id)

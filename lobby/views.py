@@ -18,6 +18,7 @@ from engine.words import _
 from games.models import Game
 from games.responses import answered_on_the_game
 from lobby import presenters, ranked, services
+from lobby.forms import posted_rules
 
 
 @require_safe
@@ -87,6 +88,7 @@ def challenge(request: HttpRequest) -> HttpResponse:
         opponent,
         stake=stake,
         pace=request.POST.get("pace", ""),
+        rules=posted_rules(request.POST),
         address=client_address(request),
     )
     return _lobby(request) if request.htmx else redirect("lobby:lobby")
@@ -124,7 +126,9 @@ def leave_queue(request: HttpRequest) -> HttpResponse:
 @answers_refusals(_lobby_refused)
 def new_table(request: HttpRequest) -> HttpResponse:
     """Open a private table and go to its page to share it."""
-    table = services.create_table(visitor_id(request), address=client_address(request))
+    table = services.create_table(
+        visitor_id(request), address=client_address(request), rules=posted_rules(request.POST)
+    )
     return redirect("lobby:table", code=table.code)
 
 

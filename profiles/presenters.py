@@ -6,8 +6,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from engine import rating as ratings
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games.models import Game, Seat
+from history import presenters as history_presenters
 from history import stats
 from history.models import Summary
 from lobby import diamonds
@@ -86,7 +88,9 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
     rows = list(
         Summary.objects.of_visitor(player.visitor)
         .filter(mode=Game.Mode.ONLINE)
-        .values("game_id", "finished_at", "total", "result", "forfeited", "ranked")[:limit]
+        .values("game_id", "finished_at", "total", "result", "forfeited", "ranked", "rules_key")[
+            :limit
+        ]
     )
     ids = [row["game_id"] for row in rows]
     opponents: dict[str, list[str]] = {}
@@ -104,12 +108,16 @@ def last_games(player: Player, limit: int = LAST_GAMES) -> list[dict]:
         row["result"] = "left" if row["forfeited"] else RESULTS[row["result"]]
         row["result_word"] = words[row["result"]]
         row["opponents"] = ", ".join(opponents.get(row["game_id"], ()))
+        row["game"] = history_presenters.other_game(row["rules_key"])
         row["change"] = changes.get(row["game_id"], "")
     return rows
 
 
-def profile_context(player: Player, viewer: str | None, session_key: str | None) -> dict:
-    """A profile page: public parts for everyone, the browsers for the profile's own."""
+def profile_context(
+    player: Player, viewer: str | None, session_key: str | None, *, game: RuleSet = YAHTZEE
+) -> dict:
+    """A profile page: public parts for everyone, the browsers for the profile's own; the stats
+    of one ``game``."""
     now = timezone.now()
     is_me = viewer is not None and viewer == player.visitor
     context = {
@@ -123,7 +131,8 @@ def profile_context(player: Player, viewer: str | None, session_key: str | None)
             )[::-1]
         ),
         "games": last_games(player),
-        "sections": stats.sections(player.visitor),
+        "sections": stats.sections(player.visitor, game.key),
+        "stats_games": history_presenters.stats_games(player.visitor, game),
         "is_me": is_me,
         "grant": diamonds.WELCOME_GRANT,
         "floor": diamonds.FLOOR,

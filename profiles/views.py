@@ -18,9 +18,11 @@ from core.addresses import client_address
 from core.answers import Refusal, answers_refusals, form_navigation, refusal_for, refused_to
 from core.errors import error_page
 from core.identity import sign_in_as, visitor_id
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.words import _
 from games.models import Game, Seat
 from history import summaries
+from history.forms import no_such_game, stats_game
 from lobby.models import Player
 from lobby.services import player_of
 from profiles import blocking, presenters, services
@@ -38,6 +40,7 @@ def me(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@answers_refusals(no_such_game)
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's profile, public; its own player also sees their browsers."""
     player = Player.objects.filter(pk=pk).first()
@@ -45,7 +48,8 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         return error_page(
             request, gettext("No such player"), gettext("There is no such player."), 404
         )
-    return _profile(request, player)
+    game = stats_game(request.GET)  # whose stats it shows: Yahtzee's unless asked
+    return _profile(request, player, game=game)
 
 
 @require_safe
@@ -86,10 +90,18 @@ def seat_profile(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def _profile(
-    request: HttpRequest, player: Player, *, code: str = "", error: str = "", status: int = 200
+    request: HttpRequest,
+    player: Player,
+    *,
+    code: str = "",
+    error: str = "",
+    status: int = 200,
+    game: RuleSet = YAHTZEE,
 ) -> HttpResponse:
     summaries.fill_missing(player.visitor)  # its stats count games from before summaries too
-    context = presenters.profile_context(player, visitor_id(request), request.session.session_key)
+    context = presenters.profile_context(
+        player, visitor_id(request), request.session.session_key, game=game
+    )
     told = [m.message for m in messages.get_messages(request) if m.extra_tags == TOLD]
     error = error or refusal_for(request, "profile") or ""
     context |= {"told": told[-1] if told else "", "error": error}

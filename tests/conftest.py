@@ -96,6 +96,18 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _yahtzee_every_day(request, monkeypatch):
+    """The daily challenge is Yahtzee whatever the day a test runs on: its game rotates by the
+    weekday and by the tables there (``daily.services.ROTATION``), which a test of something else
+    must not depend on (tests/services/test_daily_variants.py tests the rotation itself)."""
+    if "tests/engine/" in str(request.node.path):  # pure: no app is imported there
+        return
+    from daily import services
+
+    monkeypatch.setattr(services, "ROTATION", {})
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate-limit counters live in the cache: each test starts with none."""
     from django.core.cache import cache

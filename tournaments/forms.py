@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.strategy.bots import BOTS
+from games.forms import VariantField
 from tournaments.models import MAX_NAME_LENGTH, TURN_SECONDS, Tournament
 from tournaments.services import CAPACITY, MAX_FEE, ROUNDS, TournamentOptions
 
@@ -40,6 +41,7 @@ class TournamentForm(forms.Form):
         initial="arena",
         widget=forms.RadioSelect,
     )
+    variant = VariantField(multiplayer=True)  # the game every game of the tournament is played in
     # "" (anyone with the link), or one of the maker's groups (set in __init__).
     group = forms.ChoiceField(label=_("Who may join"), required=False)
     listed = forms.BooleanField(label=_("List it publicly"), required=False)
@@ -147,4 +149,5 @@ class TournamentForm(forms.Form):
             berserk=data["berserk"] and arena,
             computer=data["computer"],
             capacity=data["capacity"],
+            rules=data["variant"],
         )

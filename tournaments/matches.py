@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 
+from engine.rulesets import RuleSet
 from games import advice
 from games import services as games
 from games.models import Game
@@ -23,9 +24,10 @@ DEFAULT_COMPUTER = "club"  # the computer's strength where the maker chose none
 FALLBACK_COMPUTER = "beginner"
 
 
-def playable(strength: str) -> str:
-    """The strength the computer plays at now: the one asked, or ``FALLBACK_COMPUTER``."""
-    return strength if advice.bot_can_play(strength) else FALLBACK_COMPUTER
+def playable(strength: str, rules: RuleSet) -> str:
+    """The strength the computer plays ``rules`` at now: the one asked, or
+    ``FALLBACK_COMPUTER``."""
+    return strength if advice.bot_can_play(strength, rules) else FALLBACK_COMPUTER
 
 
 def start(
@@ -33,14 +35,15 @@ def start(
 ) -> Game:
     """A game of the tournament between two entries (``b`` None: the maker's computer, or the
     default one), with its rows; the people's open pages are sent to it."""
+    rules = tournament.rules
     pair = [a, b] if b is not None else [a]
     people = [entry for entry in pair if not entry.bot]
     computers = [entry for entry in pair if entry.bot]
     if len(people) == 2 and secrets.randbelow(2):  # who plays first: a coin's toss
         people.reverse()
     if not people:  # two computers (a Swiss may pair them): the game plays itself out at once
-        bots = {0: playable(computers[0].bot), 1: playable(computers[1].bot)}
-        game = games.start_game("", ["", ""], mode=Game.Mode.COMPUTER, bots=bots)
+        bots = {0: playable(computers[0].bot, rules), 1: playable(computers[1].bot, rules)}
+        game = games.start_game("", ["", ""], mode=Game.Mode.COMPUTER, bots=bots, rules=rules)
     else:
         strength = computers[0].bot if computers else ""
         if b is None:
@@ -49,7 +52,8 @@ def start(
             [entry.player for entry in people],
             ranked=tournament.rated and len(people) == 2,
             turn_seconds=tournament.turn_seconds,
-            computer=playable(strength) if strength else "",
+            computer=playable(strength, rules) if strength else "",
+            rules=rules,
         )
     seated = people + computers
     for position, entry in enumerate(seated):
@@ -80,7 +84,8 @@ def start_solo(tournament: Tournament, entry: Entry, seed: str, reveal_after) ->
             "",
             [""],
             mode=Game.Mode.SOLO,
-            bots={0: playable(entry.bot)},
+            bots={0: playable(entry.bot, tournament.rules)},
+            rules=tournament.rules,
             seed=seed,
             reveal_after=reveal_after,
         )
@@ -89,6 +94,7 @@ def start_solo(tournament: Tournament, entry: Entry, seed: str, reveal_after) ->
             entry.player.visitor,
             [entry.player.name],
             mode=Game.Mode.SOLO,
+            rules=tournament.rules,
             seed=seed,
             reveal_after=reveal_after,
             turn_seconds=tournament.turn_seconds,

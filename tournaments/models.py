@@ -12,7 +12,7 @@ from django.db import models
 
 from games.models import Game
 from groups.models import Group
-from lobby.models import Player
+from lobby.models import Player, PlaysVariant
 
 MAX_NAME_LENGTH = 60
 TURN_SECONDS = (30, 60, 120)
@@ -23,8 +23,9 @@ def new_tournament_id() -> str:
     return secrets.token_urlsafe(6)
 
 
-class Tournament(models.Model):
-    """One tournament: its options, and where it stands."""
+class Tournament(PlaysVariant):
+    """One tournament: its options (the game its games are played in: ``rules``), and where it
+    stands."""
 
     class Format(models.TextChoices):
         ARENA = "arena", "Arena"

@@ -1,12 +1,12 @@
 """A group's tournaments as its page lists them (``groups.hooks.GROUP_TOURNAMENTS``, answered in
 ``TournamentsConfig.ready``): under way, upcoming and past, each with its address, its time and
-a short line ("Arena · 12 players"), and where a member makes one for the group."""
+a short line ("Arena · Yatzy · 12 players"), and where a member makes one for the group."""
 
 from __future__ import annotations
 
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments.models import Entry, Tournament
 from tournaments.presenters import FORMAT_NAMES, STATUS_NAMES
@@ -38,7 +38,7 @@ def _line(tournament: Tournament, when) -> dict:
     players = ngettext("%(players)s player", "%(players)s players", tournament.players) % {
         "players": tournament.players
     }
-    note = f"{FORMAT_NAMES[tournament.format]} · {players}"
+    note = f"{FORMAT_NAMES[tournament.format]} · {gettext(tournament.rules.name)} · {players}"
     if tournament.status == Tournament.Status.CANCELLED:
         note = f"{note} · {STATUS_NAMES[tournament.status]}"
     return {

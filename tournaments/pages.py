@@ -65,6 +65,7 @@ def on_profile_page(request, player) -> dict:
                 "id": tournament.pk,
                 "name": tournament.name,
                 "format": presenters.FORMAT_NAMES.get(tournament.format, tournament.format),
+                "variant": tournament.rules.name,  # translated by the template
                 "status": presenters.STATUS_NAMES.get(tournament.status, tournament.status),
                 "starts_at": tournament.starts_at,
                 "place": place,

@@ -21,7 +21,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.strategy.bots import BOTS
-from games import berserk
+from games import advice, berserk
 from games.models import Game
 from groups.models import Membership
 from history import summaries
@@ -79,6 +79,7 @@ def _card(tournament: Tournament) -> dict:
         "id": tournament.pk,
         "name": tournament.name,
         "format": FORMAT_NAMES.get(tournament.format, tournament.format),
+        "variant": tournament.rules.name,  # translated by the template
         "status": STATUS_NAMES.get(tournament.status, tournament.status),
         "status_key": tournament.status,
         "starts_at": tournament.starts_at,
@@ -343,7 +344,8 @@ def viewer_context(tournament: Tournament, visitor: str | None) -> dict:
         "is_maker": is_maker,
         "may_start": is_maker and tournament.status == Tournament.Status.UPCOMING,
         "may_add_computer": is_maker and not over,
-        "strengths": BOTS.values(),
+        # The strengths that can play the tournament's game (``services.check_computer``).
+        "strengths": [b for b in BOTS.values() if advice.bot_offered(b.id, tournament.rules)],
         "arena": tournament.format == Tournament.Format.ARENA,
         "berserk_open": bool(
             current and tournament.berserk and visitor and berserk_open(current, visitor)

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.refusals import ActionRefused, NotFound, StaleAction
+from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy.bots import BOTS
 from engine.words import _
 from games.berserk import go_berserk as seat_berserk
@@ -35,6 +36,7 @@ from tournaments import events
 from tournaments.clock import advance
 from tournaments.models import MAX_NAME_LENGTH, TURN_SECONDS, Entry, Tournament
 from tournaments.results import pot_name, refund_fees
+from tournaments.variants import check_computer, check_variant
 
 __all__ = [
     "ActionRefused", "Forbidden", "NotEnough", "NotFound", "StaleAction", "TournamentOptions",
@@ -58,7 +60,8 @@ class TournamentOptions:
     """What a maker chooses. ``starts_at`` None: now (after ``JOIN_WINDOW``); ``minutes`` for an
     arena, ``rounds`` for a Swiss or duplicate; ``computer`` a strength of
     ``engine.strategy.bots.BOTS`` that fills seats ("": none); ``group_id``: for a group's
-    members only (None: anyone with the link)."""
+    members only (None: anyone with the link); ``rules``: the game every game of it is played
+    in."""
 
     name: str
     format: str
@@ -74,6 +77,7 @@ class TournamentOptions:
     computer: str = ""
     best_of: int = 1
     capacity: int = 64
+    rules: RuleSet = YAHTZEE
 
 
 def scaled(minutes: int) -> timedelta:
@@ -122,6 +126,8 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
         raise ActionRefused(_("A Swiss round's match is best of one or of three games."))
     if options.computer and options.computer not in BOTS:
         raise ActionRefused(_("Choose one of the computer's strengths offered."))
+    check_variant(options.rules, options.format, rated=bool(options.rated))
+    check_computer(options.computer, options.rules)
     if options.berserk and options.format != Tournament.Format.ARENA:
         raise ActionRefused(_("Berserk is an arena's option."))
     starts_at = options.starts_at or now + JOIN_WINDOW
@@ -152,6 +158,7 @@ def check_options(options: TournamentOptions, maker: Player, now: datetime) -> d
         "computer": options.computer,
         "best_of": options.best_of,
         "capacity": capacity,
+        "rules_key": options.rules.key,
     }
 
 
@@ -347,6 +354,7 @@ def add_computer(tournament_id: str, visitor: str | None, strength: str) -> Entr
             raise Forbidden(_("Only the tournament's maker can add the computer."))
         if strength not in BOTS:
             raise ActionRefused(_("Choose one of the computer's strengths offered."))
+        check_computer(strength, tournament.rules)
         if is_over(tournament):
             raise StaleAction(_("This tournament is over."))
         if tournament.entries.exclude(status=Entry.Status.LEFT).count() >= tournament.capacity:

@@ -10,7 +10,7 @@ from typing import TypedDict
 
 from django.utils.translation import gettext, ngettext
 
-from engine.rules import CATEGORIES, UPPER, Scorecard
+from engine.rules import Scorecard
 from games.presenters.words import box_labels
 
 
@@ -49,11 +49,11 @@ class SectionView(TypedDict):
     rows: list[RowView]
 
 
-def card_sections(rows: list[RowView]) -> list[SectionView]:
-    """The card's two sections, the upper boxes then the lower ones."""
+def card_sections(rows: list[RowView], upper: int) -> list[SectionView]:
+    """The card's two sections, the ``upper`` boxes then the lower ones."""
     return [
-        {"upper": True, "rows": rows[: len(UPPER)]},
-        {"upper": False, "rows": rows[len(UPPER) :]},
+        {"upper": True, "rows": rows[:upper]},
+        {"upper": False, "rows": rows[upper:]},
     ]
 
 
@@ -69,7 +69,7 @@ def card_rows(
     labels = box_labels(language)
     would_score = gettext("%(box)s: would score %(points)s")
     rows = []
-    for i, box in enumerate(CATEGORIES):
+    for i, box in enumerate(cards[0].rules.keys):
         name = labels[box]
         cells: list[CellView] = []
         for position, card in enumerate(cards):

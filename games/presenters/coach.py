@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from engine.rules import Scorecard
+from engine.rulesets import RuleSet
 from engine.strategy import odds
 from games import advice
 from games.models import Game
@@ -55,17 +56,35 @@ def odds_lines(state) -> list[dict]:
     if turn.rolls_left == 0:
         return []
     kept = turn.kept if turn.dice else ()
-    open_boxes = [box for box in odds.ODDS_BOXES if box in card.open_boxes]
+    shown = odds.odds_boxes(card.rules)
+    if card.rules.in_order:  # only the next box can be scored: its chance alone (Ones' too)
+        shown = (*shown, *card.rules.upper)
+        open_boxes = [box for box in card.open_boxes[:1] if box in shown]
+    else:
+        open_boxes = [box for box in shown if box in card.open_boxes]
     chances = odds.box_odds(kept, turn.rolls_left, open_boxes, card)
     return [{"label": label(box), "percent": 100 * chances[box]} for box in open_boxes]
 
 
+def coach_note(rules: RuleSet) -> str:
+    """What the coach says of itself where it is not exact (saved rolls), else ""."""
+    if advice.exact(rules):
+        return ""
+    message = gettext(
+        "The coach of %(game)s is strong but not exact: it plays each turn with the rolls it "
+        "has, without weighing the rolls it could save for later turns."
+    )
+    return message % {"game": gettext(rules.name)}
+
+
 def coach_allowed(game: Game) -> bool:
-    """Hints and odds help in practice games; online games against people go without, and so
-    do an attempt at the daily challenge and a duplicate tournament's round (their boards
-    compare players: ``reveal_after`` is set only on those), and a berserk seat's game."""
+    """Hints and odds help in practice games of a rule set the coach knows (``advice.offered``);
+    online games against people go without, and so do an attempt at the daily challenge and a
+    duplicate tournament's round (their boards compare players: ``reveal_after`` is set only on
+    those), and a berserk seat's game."""
     return (
-        game.mode != Game.Mode.ONLINE
+        advice.offered(game.rules)
+        and game.mode != Game.Mode.ONLINE
         and game.reveal_after is None
         and not any(seat.berserk for seat in game.ordered_seats())
     )

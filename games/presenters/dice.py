@@ -51,9 +51,10 @@ def dice_sprite() -> str:
 
 
 def dice_views(turn: Turn, can_play: bool, words: dict) -> list[DieView]:
-    """The five dice with what they say to a screen reader; the player's own are buttons."""
+    """The dice (five, or six) with what they say to a screen reader; the player's own are
+    buttons."""
     dice = []
-    for index in range(5):
+    for index in range(len(turn.held)):
         face = turn.dice[index] if turn.dice else None
         held = turn.held[index]
         if face:

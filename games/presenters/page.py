@@ -14,11 +14,12 @@ from django.utils import translation
 from django.utils.translation import get_language
 
 from engine.flow import GameState, replay
+from games import advice
 from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
-from games.presenters.coach import coach_allowed, hint_lines, odds_lines
+from games.presenters.coach import coach_allowed, coach_note, hint_lines, odds_lines
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import (
@@ -29,7 +30,14 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.urls import game_urls
-from games.presenters.words import label, phrases
+from games.presenters.words import (
+    bonus_figures,
+    label,
+    phrases,
+    rules_name,
+    rules_notes,
+    saved_line,
+)
 
 
 class Later:
@@ -181,12 +189,15 @@ def _turn_context(view: GameView) -> dict:
         "can_play": view.can_play,
         "state": state,
         "finished": state.finished,
-        "round_title": words["round"] % {"round": state.round},
+        "round_title": words["round"] % {"round": state.round, "rounds": state.rules.turns},
+        "rules_name": rules_name(game.rules),
+        "rules_notes": rules_notes(game.rules, words),
         "several": len(view.seats) > 1,
         "live": game.mode == Game.Mode.ONLINE or view.seat is None,
         # Its replay, analysis and dice check are open to this browser (Game.open_to); a daily
         # attempt's wait for the day's end, its player's too (``Game.daily_running``).
         "reviewable": game.open_to(view.visitor) and not game.daily_running,
+        "analysable": advice.offered(game.rules),  # the perfect player knows its rules
     }
 
 
@@ -229,9 +240,9 @@ def _card_context(view: GameView, select: str | None) -> dict:
             better = {"label": label(best_box), "points": scores[best_box]}
     card, dice = state.cards[state.current], state.turn.dice
     return {
-        "sections": Later(lambda: card_sections(rows()), language),
+        "sections": Later(lambda: card_sections(rows(), len(view.game.rules.upper)), language),
         "totals": Later(lambda: card_totals(list(state.cards), done), language),
-        "bonus_line": view.words["bonus_line"] % {"target": view.game.rules.upper_bonus.threshold},
+        "bonus_line": view.words["bonus_line"] % bonus_figures(view.game.rules),
         "selected": select,
         "selected_points": view.options[select] if select else None,
         "better": better,
@@ -252,6 +263,8 @@ def _dice_context(view: GameView) -> dict:
         "rolled": bool(turn.dice),
         "held_mask": "".join("1" if h else "0" for h in turn.held),
         "rolls_left": turn.rolls_left,
+        "saved_line": saved_line(turn) if view.game.rules.saved_rolls else "",
+        "keys_line": words["keys"] % {"last": len(turn.held)},
     }
 
 
@@ -265,6 +278,7 @@ def _coach_context(view: GameView, hint: bool) -> dict:
         "hint": hint_lines(view.game, view.state) if asked else None,
         "hint_asked": hint,
         "odds": odds_lines(view.state) if coaching else [],
+        "coach_note": coach_note(view.game.rules) if coaching else "",
     }
 
 

@@ -7,7 +7,6 @@ fragments of ``templates/games/play.html`` are rendered and sent.
 
 from __future__ import annotations
 
-from engine.rules import UPPER
 from games.events import Change
 from games.models import Game
 
@@ -40,7 +39,7 @@ def scored_parts(game: Game, box: str) -> tuple[str, ...]:
     what the receiving page's work grows with (docs/benchmarks.md, session 14).
     """
     parts = ["status", "messages", "dice", "coach", "card_head", f"box_row:{box}"]
-    if box in UPPER:
+    if box in game.rules.upper:
         parts.append("upper_totals")
     if game.rules.joker:
         parts.append("yahtzee_bonus_row")  # a joker's Yahtzee bonus comes with any box

@@ -13,6 +13,7 @@ from engine.rules import Scorecard
 from engine.strategy.bots import BOTS
 from games import clock
 from games.models import Game, Seat
+from games.presenters.words import rules_name
 from games.services import away_deadline
 
 # A game's players are sent to its page as it starts; until its socket has connected, a seat
@@ -207,7 +208,14 @@ def continue_entry(game: Game, visitor: str | None, your_turn: bool) -> dict:
     names = ", ".join(seat_name(seat) for seat in others or seats)
     played = min(sum(score is not None for score in seat.scores) for seat in seats)
     who = gettext("Solo") if len(seats) == 1 else names
-    summary = gettext("%(who)s · round %(round)s") % {"who": who, "round": min(played + 1, 13)}
+    round_number = min(played + 1, game.rules.turns)
+    summary = gettext("%(who)s · round %(round)s") % {"who": who, "round": round_number}
+    if name := rules_name(game.rules):  # a game other than Yahtzee says which
+        summary = gettext("%(who)s · %(game)s · round %(round)s") % {
+            "who": who,
+            "game": name,
+            "round": round_number,
+        }
     online = game.mode == Game.Mode.ONLINE
     own_pace = game.pace == Game.Pace.OWN
     return {

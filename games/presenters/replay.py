@@ -100,6 +100,8 @@ def _coach_view(game: Game, state: GameState, action: Logged) -> dict | None:
     seat, kind, payload = action
     if not is_decision(state, seat, kind):
         return None
+    if not advice.offered(game.rules):  # no coach for this game: the moves alone
+        return None
     advisor = advice.advisor(game.rules)
     if advisor is None:
         return {"ready": False}

@@ -6,10 +6,14 @@ import functools
 
 from django.utils import translation
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
-from engine.rules import CATEGORIES, LABELS
+from engine.flow import Turn
+from engine.rulesets import RULE_SETS, YAHTZEE, RuleSet
+
+# Every box of every rule set by key: a key names the same box wherever it is on a card.
+LABELS = {key: name for rules in RULE_SETS.values() for key, name in rules.labels.items()}
 
 # What the game page says on every redraw, translated once per language (``phrases``): the
 # templates print the words as {{ words.<key> }}, where {% translate %} would make a lazy string
@@ -28,7 +32,9 @@ PHRASES = {
     "watching": _("You are watching this game."),
     "share": _("Friends can watch this game live: share this page's address."),
     "single_yahtzee": _("Multiple Yahtzees are off: no Yahtzee bonus, no joker."),
-    "keys": _("Keys: 1-5 hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
+    "in_order": _("In order: each turn scores the next box down the card."),
+    "saved_rolls": _("Saved rolls: the rolls a turn leaves unused are kept for your later turns."),
+    "keys": _("Keys: 1-%(last)s hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
     "turn_time_left": _("Time left for this turn:"),  # followed by a countdown, 0:59
@@ -56,8 +62,8 @@ PHRASES = {
     "later": _("plays later"),  # at your own pace: not on the game now, and not away
     "berserk": _("berserk: half the time, no hints"),  # a tournament seat's (games.berserk)
     # Sentences to fill in.
-    "round": _("Round %(round)s of 13"),
-    "bonus_line": _("Bonus (%(target)s or more)"),
+    "round": _("Round %(round)s of %(rounds)s"),
+    "bonus_line": _("Bonus %(points)s (%(target)s or more)"),
     "playing": _("%(name)s is playing"),
     "named_turn": _("%(name)s, your turn"),
     "die": _("Die %(number)s: %(face)s"),
@@ -84,6 +90,36 @@ def label(box: str) -> str:
 
 @functools.lru_cache(maxsize=16)
 def box_labels(language: str | None) -> dict[str, str]:
-    """The boxes' names in a language (the card names all 13 on every redraw)."""
+    """The boxes' names in a language, of every rule set (the card names all its boxes on every
+    redraw)."""
     with translation.override(language):
-        return {box: label(box) for box in CATEGORIES}
+        return {box: label(box) for box in LABELS}
+
+
+def bonus_figures(rules: RuleSet) -> dict[str, int]:
+    """The upper bonus's points and the total that wins it, for ``bonus_line``: 35 at 63 ..."""
+    return {"points": rules.upper_bonus.points, "target": rules.upper_bonus.threshold}
+
+
+def rules_notes(rules: RuleSet, words: dict) -> list[str]:
+    """What the game page says of its rule set's ways beyond the boxes: in order, saved rolls,
+    a Yahtzee card without the joker."""
+    notes = []
+    if rules.in_order:
+        notes.append(words["in_order"])
+    if rules.saved_rolls:
+        notes.append(words["saved_rolls"])
+    if rules.yahtzee_box == "yahtzee" and not rules.joker:  # Yatzy has no joker to miss
+        notes.append(words["single_yahtzee"])
+    return notes
+
+
+def saved_line(turn: Turn) -> str:
+    """ "2 saved rolls": those the player has left, in a game that saves them."""
+    count = turn.saved_left
+    return ngettext("%(count)s saved roll", "%(count)s saved rolls", count) % {"count": count}
+
+
+def rules_name(rules: RuleSet) -> str:
+    """The rule set's name, said where a game is not the site's first, Yahtzee ("" for it)."""
+    return "" if rules.key == YAHTZEE.key else gettext(rules.name)

@@ -3,7 +3,7 @@
 // showing a live page from the back-forward cache, and the phone card's sticky names row.
 // Nothing here is needed to play: without JavaScript every control is a plain link or form.
 
-// Keyboard shortcuts for the game page: 1-5 hold or release a die, R (or Space when no control
+// Keyboard shortcuts for the game page: 1-5 (1-6 with six dice) hold or release a die, R (or Space when no control
 // has focus) rolls. They press the same buttons a pointer would, so the server sees the same posts.
 // Up and Down move the focus between the boxes the player can score (their pick links, and the
 // chosen box's Score button): Enter on a box shows its Score button, focused (autofocus), and
@@ -20,7 +20,7 @@ document.addEventListener("keydown", (event) => {
   }
   if (event.repeat) return;
   let button = null;
-  if (event.key >= "1" && event.key <= "5") {
+  if (event.key >= "1" && event.key <= "6") {  // a die the game has not: no button, no press
     button = document.getElementById(`die-${Number(event.key) - 1}`);
   } else if (event.key === "r" || event.key === "R") {
     button = document.getElementById("roll-button");

@@ -284,4 +284,4 @@ def test_a_groups_page_lists_its_tournaments_under_way_upcoming_and_past():
     assert "Not the group" not in page
     assert f'href="/tournaments/new/?group={group.pk}"' in page
     spanish = ana.get(f"/groups/{group.pk}/", headers={"Accept-Language": "es"}).text
-    assert "Arena · 2 jugadores" in spanish
+    assert "Arena · Yahtzee · 2 jugadores" in spanish

@@ -62,8 +62,8 @@ def test_words_read_as_translate_would_print_them(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", NAMES)
 def test_sentences_read_as_blocktranslate_would_print_them(language, name):
-    values = {"name": name, "box": name, "round": 4, "target": 63, "number": 3, "face": 5,
-              "points": 0, "needed": 12}  # fmt: skip
+    values = {"name": name, "box": name, "round": 4, "rounds": 15, "target": 63, "number": 3,
+              "face": 5, "points": 0, "needed": 12, "last": 6}  # fmt: skip
     with translation.override(language):
         words = page_words.phrases(language)
         for key, message in page_words.PHRASES.items():

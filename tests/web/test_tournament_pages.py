@@ -329,7 +329,8 @@ def test_a_groups_page_lists_its_tournaments_and_makes_one_for_it():
     make(name="Cousins cup", group_id=group.pk)
     make(name="Not theirs")
     page = ana.get(f"/groups/{group.pk}/").text
-    assert "Cousins cup" in page and "Arena · 0 players" in page and "Not theirs" not in page
+    assert "Cousins cup" in page and "Arena · Yahtzee · 0 players" in page
+    assert "Not theirs" not in page
 
 
 def test_berserk_after_the_first_roll_is_refused_with_its_reason():

