@@ -290,3 +290,16 @@ def test_the_analysis_and_the_replays_coach_of_a_yatzy_game(strategy_tables):
     assert "is strong but not exact" not in page.text
     replay = client.get(f"/game/{game.id}/replay/", {"at": 1}).text  # the first roll, graded
     assert "Chosen: " in replay and " expected)." in replay
+
+
+def test_the_perfect_computer_plays_yatzy_by_its_table(strategy_tables):
+    client = client_for()
+    data = {"mode": "computer", "strength": "optimal", "variant": YATZY.key}
+    assert client.post("/new/", data).status_code == 302
+    game = Game.objects.get()
+    act(game, "roll", dice=(6, 6, 6, 6, 6))
+    act(game, "score", box="yatzy")
+    game.refresh_from_db()
+    computer = game.state().cards[1]
+    assert game.current_seat == 0 and computer.turns_played == 1
+    assert set(computer.boxes) <= set(YATZY.keys)
