@@ -278,3 +278,28 @@ def test_the_coach_of_yatzy_and_of_play_in_order(strategy_tables):
     page = client.get(f"/game/{in_order.id}/").text
     odds = re.search(r'<div class="odds">(.*?)</div>', page, re.S)[1]
     assert re.findall(r"<li>(\w+) <strong>", odds) == ["Twos"]
+
+
+def test_the_analysis_and_the_replays_coach_of_a_yatzy_game(strategy_tables):
+    game = play_out(make_game(rules=YATZY_IN_ORDER))
+    client = client_for()
+    page = client.get(f"/game/{game.id}/analysis/")
+    assert page.status_code == 200
+    worth = round(strategy_tables[YATZY_IN_ORDER].new_game_value, 1)
+    assert f"A new game is worth {worth} points on average with perfect play." in page.text
+    assert "is strong but not exact" not in page.text
+    replay = client.get(f"/game/{game.id}/replay/", {"at": 1}).text  # the first roll, graded
+    assert "Chosen: " in replay and " expected)." in replay
+
+
+def test_the_perfect_computer_plays_yatzy_by_its_table(strategy_tables):
+    client = client_for()
+    data = {"mode": "computer", "strength": "optimal", "variant": YATZY.key}
+    assert client.post("/new/", data).status_code == 302
+    game = Game.objects.get()
+    act(game, "roll", dice=(6, 6, 6, 6, 6))
+    act(game, "score", box="yatzy")
+    game.refresh_from_db()
+    computer = game.state().cards[1]
+    assert game.current_seat == 0 and computer.turns_played == 1
+    assert set(computer.boxes) <= set(YATZY.keys)
