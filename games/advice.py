@@ -7,6 +7,10 @@ the first time this process finds a table missing, or there but damaged (``stora
 checks its checksum and its values), it logs so and starts that same command in the background,
 once. The command's lock beside the table makes a second builder wait, then find the table there.
 The first request after the built file is in place loads it: no restart needed.
+
+The five-dice tables build in seconds. Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB
+at its peak (docs/variants.md), so ``scripts/serve`` builds only the others at start and a Maxi
+game's computer and coach wait for theirs, built the same way the first time a game asks.
 """
 
 from __future__ import annotations
@@ -105,9 +109,10 @@ def _damaged(rules: RuleSet, directory: Path, file: Path, damage: Exception) -> 
 def _solve_in_background(rules: RuleSet, directory: Path) -> None:
     """Start `manage.py solve --if-missing` for one rule set, as `scripts/serve` does at start.
 
-    A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads. If
-    another solve of this table is running (`scripts/serve`'s, another server process's), this one
-    waits on the table's lock and then finds the table there: one build, not two.
+    A process of its own, so that the solve (seconds of CPU; Maxi Yatzy's, minutes) does not hold
+    this one's threads. If another solve of this table is running (`scripts/serve`'s, another
+    server process's), this one waits on the table's lock and then finds the table there: one
+    build, not two.
     """
     command = [
         sys.executable,
