@@ -213,7 +213,7 @@ def test_six_dice_tables():
 
 
 MAXI_VALUE = 361.97
-"""Maxi Yatzy's exact expected score (361.9702 in the float32 table; docs/variants.md)."""
+"""Maxi Yatzy's exact expected score (361.97014; docs/variants.md)."""
 
 
 @pytest.mark.skipif(
