@@ -8,9 +8,11 @@ checks its checksum and its values), it logs so and starts that same command in 
 once. The command's lock beside the table makes a second builder wait, then find the table there.
 The first request after the built file is in place loads it: no restart needed.
 
-The five-dice tables build in seconds. Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB
-at its peak (docs/variants.md), so ``scripts/serve`` builds only the others at start and a Maxi
-game's computer and coach wait for theirs, built the same way the first time a game asks.
+A rule set with saved rolls is answered from the table of the same game without them (its file,
+``storage.table_path``, is that table's; ``Advisor.exact`` is then False). The five-dice tables
+build in seconds; Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB at its peak
+(docs/strategy.md), so ``scripts/serve`` builds only the others at start, and a Maxi game's
+computer and coach wait for theirs, built the same way the first time a game asks.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
-from engine.strategy.points import exact_rules
 
 logger = logging.getLogger(__name__)
 
@@ -44,21 +45,12 @@ def is_ready(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
-    """The process-wide advisor for this rule set, or None while its table is missing or damaged
-    (or when no table answers it). A rule set with saved rolls is answered from the table of the
-    same game without them (``Advisor.exact`` is then False)."""
-    try:
-        table_rules = exact_rules(rules)
-    except ValueError:
-        return None  # the solver has no table for these rules
-    if table_rules is not rules:
-        base = advisor(table_rules)
-        return base.answering(rules) if base is not None else None
+    """The process-wide advisor for this rule set, or None while its table is missing or damaged."""
     directory = storage.cache_dir()
     file = storage.table_path(rules, directory)
     with _lock:
         if file in _advisors:
-            return _advisors[file]
+            return _advisors[file].answering(rules)
         try:
             status = file.stat()
         except FileNotFoundError:

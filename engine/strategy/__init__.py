@@ -22,7 +22,7 @@ How it works, in brief (details in ``solver.py``):
   ``--variant maxi`` Maxi Yatzy's (356 MB, about 10-20 minutes on 2 cores); the site never builds
   one in a request, see ``games.advice``.
 * ``Advisor`` answers positions from it: ``expected_total(card)`` and ``options(card, dice,
-  rolls_left)``. Expected score of a new game under optimal play (docs/variants.md):
+  rolls_left)``. Expected score of a new game under optimal play (docs/strategy.md):
 
   ======================================  ========
   Yahtzee (``official``)                  254.5877

@@ -35,7 +35,7 @@ NEW_GAME = {
     YATZY: 248.4400,
     YATZY_IN_ORDER: 122.5585,
 }
-"""Each five-dice rule set's exact expected score of a new game (docs/variants.md)."""
+"""Each five-dice rule set's exact expected score of a new game (docs/strategy.md)."""
 
 EVERY_TABLE = [*NEW_GAME, MAXI_YATZY]
 
@@ -213,7 +213,7 @@ def test_six_dice_tables():
 
 
 MAXI_VALUE = 361.97
-"""Maxi Yatzy's exact expected score (361.97014; docs/variants.md)."""
+"""Maxi Yatzy's exact expected score (361.97014; docs/strategy.md)."""
 
 
 @pytest.mark.skipif(

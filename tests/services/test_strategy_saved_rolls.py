@@ -4,14 +4,18 @@ own."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
+from django.core.management import call_command
 
 from engine.rules import Scorecard
 from engine.rulesets import MAXI_YATZY, MAXI_YATZY_SAVED
 from engine.strategy import Advisor, storage, table_path
 from engine.strategy.points import layout
 from games import advice
+from games.management.commands import solve as solve_command
 
 
 @pytest.fixture
@@ -23,11 +27,25 @@ def rebuilds(tmp_path, monkeypatch) -> list:
     return asked
 
 
-def test_saved_rolls_wait_for_maxi_yatzys_table_and_have_it_built(rebuilds, tmp_path):
+def test_saved_rolls_wait_for_maxi_yatzys_table_and_have_it_built(rebuilds, tmp_path, monkeypatch):
+    assert table_path(MAXI_YATZY_SAVED, tmp_path) == table_path(MAXI_YATZY, tmp_path)
     assert advice.advisor(MAXI_YATZY_SAVED) is None
     assert not advice.bot_can_play("optimal", MAXI_YATZY_SAVED)
-    # One build, of the table that exists (manage.py solve has no 'maxi-saved' to build).
-    assert rebuilds == [(MAXI_YATZY, tmp_path)]
+    assert advice.advisor(MAXI_YATZY) is None  # the same table: one build asked for, not two
+    assert rebuilds == [(MAXI_YATZY_SAVED, tmp_path)]
+    # What that background build runs: solve --variant maxi-saved builds Maxi Yatzy's table.
+    built = []
+
+    def build(rules, *args, **kwargs):
+        built.append(rules)
+        return Advisor(np.zeros(layout(rules).shape, dtype=np.float32), rules)
+
+    monkeypatch.setattr(solve_command, "build", build)
+    monkeypatch.setattr(solve_command, "count_states", lambda rules: 1)  # Maxi's: 1M masks
+    out = io.StringIO()
+    call_command("solve", "--variant", "maxi-saved", "--dir", str(tmp_path), stdout=out)
+    assert "Solving the maxi rules" in out.getvalue()
+    assert built == [MAXI_YATZY]
 
 
 def test_saved_rolls_are_answered_from_maxi_yatzys_table_not_exactly(rebuilds, tmp_path):
