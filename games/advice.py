@@ -28,6 +28,7 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
+from engine.strategy.points import exact_rules
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ def _solve_in_background(rules: RuleSet, directory: Path) -> None:
         str(Path(settings.BASE_DIR) / "manage.py"),
         "solve",
         "--if-missing",
-        f"--variant={rules.key}",
+        f"--variant={exact_rules(rules).key}",  # saved rolls: the plain game's table
         f"--dir={directory}",
     ]
     threading.Thread(target=_run, args=(command,), name="strategy-solve", daemon=True).start()
