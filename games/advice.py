@@ -7,6 +7,12 @@ the first time this process finds a table missing, or there but damaged (``stora
 checks its checksum and its values), it logs so and starts that same command in the background,
 once. The command's lock beside the table makes a second builder wait, then find the table there.
 The first request after the built file is in place loads it: no restart needed.
+
+A rule set with saved rolls is answered from the table of the same game without them (its file,
+``storage.table_path``, is that table's; ``Advisor.exact`` is then False). The five-dice tables
+build in seconds; Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB at its peak
+(docs/strategy.md), so ``scripts/serve`` builds only the others at start, and a Maxi game's
+computer and coach wait for theirs, built the same way the first time a game asks.
 """
 
 from __future__ import annotations
@@ -40,21 +46,12 @@ def is_ready(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
-    """The process-wide advisor for this rule set, or None while its table is missing or damaged
-    (or when no table answers it). A rule set with saved rolls is answered from the table of the
-    same game without them (``Advisor.exact`` is then False)."""
-    try:
-        table_rules = exact_rules(rules)
-    except ValueError:
-        return None  # the solver has no table for these rules
-    if table_rules is not rules:
-        base = advisor(table_rules)
-        return base.answering(rules) if base is not None else None
+    """The process-wide advisor for this rule set, or None while its table is missing or damaged."""
     directory = storage.cache_dir()
     file = storage.table_path(rules, directory)
     with _lock:
         if file in _advisors:
-            return _advisors[file]
+            return _advisors[file].answering(rules)
         try:
             status = file.stat()
         except FileNotFoundError:
@@ -125,16 +122,17 @@ def _damaged(rules: RuleSet, directory: Path, file: Path, damage: Exception) -> 
 def _solve_in_background(rules: RuleSet, directory: Path) -> None:
     """Start `manage.py solve --if-missing` for one rule set, as `scripts/serve` does at start.
 
-    A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads. If
-    another solve of this table is running (`scripts/serve`'s, another server process's), this one
-    waits on the table's lock and then finds the table there: one build, not two.
+    A process of its own, so that the solve (seconds of CPU; Maxi Yatzy's, minutes) does not hold
+    this one's threads. If another solve of this table is running (`scripts/serve`'s, another
+    server process's), this one waits on the table's lock and then finds the table there: one
+    build, not two.
     """
     command = [
         sys.executable,
         str(Path(settings.BASE_DIR) / "manage.py"),
         "solve",
         "--if-missing",
-        f"--variant={rules.key}",
+        f"--variant={exact_rules(rules).key}",  # saved rolls: the plain game's table
         f"--dir={directory}",
     ]
     threading.Thread(target=_run, args=(command,), name="strategy-solve", daemon=True).start()

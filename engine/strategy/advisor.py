@@ -107,12 +107,12 @@ class Advisor:
     @staticmethod
     def table_exists(rules: RuleSet = OFFICIAL, path: PathLike | None = None) -> bool:
         """True when a file of the table's size is on disk (a stat: ``load`` still checks it)."""
-        return storage.table_exists(exact_rules(rules), path)
+        return storage.table_exists(rules, path)
 
     @staticmethod
     def is_ready(rules: RuleSet = OFFICIAL, path: PathLike | None = None) -> bool:
         """Same as ``table_exists``; the site asks ``games.advice.is_ready``, which loads it."""
-        return storage.table_exists(exact_rules(rules), path)
+        return storage.table_exists(rules, path)
 
     def _for(self, card: Scorecard) -> Advisor:
         """The advisor of the card's rule set: self, or a sibling loaded from the same place

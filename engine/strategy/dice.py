@@ -225,6 +225,8 @@ ROLL_PROBS = FIVE.roll_probs
 """(252,): probability of each roll of five fresh dice."""
 SUB_KEEPS = FIVE.sub_keeps
 """For each roll, the keep indices of its distinct sub-multisets (including () and all five)."""
+LEVEL_CHILDREN = FIVE.level_children
+"""For sizes 1..5: (children with one die removed, and how many leading rows have a j-th)."""
 SUB_KEEPS_PADDED = FIVE.sub_keeps_padded
 """(252, 32): SUB_KEEPS padded by repeating the last (all five dice), for vectorized argmax."""
 keep_index_from_counts = FIVE.keep_index_from_counts

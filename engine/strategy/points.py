@@ -163,7 +163,27 @@ def layout(rules: RuleSet) -> Layout:
 
 
 _OFFICIAL = layout(SOLVED)
+# The official card's figures under their old names, for code written for Yahtzee alone; code
+# that serves every rule set asks ``layout(rules)``.
 NUM_BOXES = _OFFICIAL.num_boxes
 """13 boxes of the official card, so 13 turns."""
+NUM_MASKS = _OFFICIAL.num_masks
+"""The official card's filled-box masks (8192)."""
+FULL_MASK = _OFFICIAL.full_mask
+"""The mask of a full official card."""
 TABLE_SHAPE = _OFFICIAL.shape
 """Shape of the official table: (mask, capped upper subtotal, Yahtzee box holds 50)."""
+U_CAP = _OFFICIAL.u_cap
+"""The official upper subtotal is tracked up to 63, where the bonus is won."""
+NUM_UPPER = _OFFICIAL.num_upper
+"""The first six boxes are the upper section (box i counts face i + 1)."""
+YAHTZEE = _OFFICIAL.yahtzee
+"""Index of the official card's Yahtzee box."""
+YAHTZEE_BIT = _OFFICIAL.yahtzee_bit
+"""Mask bit of the Yahtzee box."""
+BOX_POINTS = _OFFICIAL.box_points
+"""(13, 252): plain points of every roll of five dice in every official box."""
+JOKER_POINTS = _OFFICIAL.joker_points
+"""(13, 6): points of a Yahtzee of face f played as a joker in each box (upper: plain points)."""
+IS_YAHTZEE_ROLL = _OFFICIAL.is_yahtzee_roll
+"""(252,): True for the six five-of-a-kind rolls."""

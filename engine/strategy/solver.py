@@ -1,23 +1,24 @@
-"""Exact dynamic programming for solitaire Yahtzee: the table of between-turn values.
+"""Exact dynamic programming for solitaire Yahtzee and its variants: the between-turn values.
 
 State space
 -----------
-Between two turns, all that matters for the rest of the game is
+Between two turns, all that matters for the rest of the game is (``points.Layout``)
 
-* ``mask``: which of the 13 boxes are filled (bit i = ``CATEGORIES[i]``), 2**13 values;
-* ``u``: the upper subtotal capped at 63 (beyond 63 the bonus is earned and nothing changes);
-* ``y``: 1 if the Yahtzee box holds 50 (so every further Yahtzee earns 100), else 0.
+* ``mask``: which boxes are filled (bit i = the rule set's box i), 2**13 values for Yahtzee,
+  2**15 for Yatzy, 2**20 for Maxi Yatzy; filled in order, only the 14 or 16 prefixes are reached;
+* ``u``: the upper subtotal capped at the bonus threshold (63; 84 for Maxi Yatzy);
+* ``y``: with the joker only, 1 if the Yahtzee box holds 50 (so every further Yahtzee earns 100).
 
-``V[mask, u, y]`` is the expected number of points still to come (boxes, the 35-point upper bonus
-when the subtotal crosses 63, 100-point Yahtzee bonuses) under optimal play. The final card has 13
-boxes filled and ``V = 0``; the value of a new game is ``V[0, 0, 0]``.
+``V[mask, u, y]`` is the expected number of points still to come (boxes, the upper bonus when the
+subtotal crosses the threshold, Yahtzee bonuses) under optimal play. A full card has ``V = 0``;
+the value of a new game is ``V[0, 0, 0]``.
 
 The recursion inside one turn
 -----------------------------
 A turn is three rolls with two keeps in between. Working backwards from the end of the turn:
 
 1. ``S0[r]``: the dice show roll r and no reroll is left: the best legal box (forced joker
-   applied) of points + bonuses + ``V`` of the state that filling it leads to.
+   applied; in order, the next box only) of points + bonuses + ``V`` of the state it leads to.
 2. ``E1[k] = sum_r P(k -> r) S0[r]``: keep k with one reroll to make (``TRANSITION`` product,
    P(k -> r) the chance that rerolling the dice not in k gives r).
 3. ``F1[r] = max over sub-multisets k of r of E1[k]``: the best keep, via the keep lattice
@@ -39,10 +40,15 @@ arrays shaped (rolls or keeps, states), so that every step moves whole contiguou
 * the chunks of a layer are independent, so two threads share them (numpy releases the GIL).
 
 Two shortcuts keep it exact: for a given mask, every ``u`` from which the bonus is out of reach
-has the same value as ``u = 63`` (no bonus is left to win either way), so only one of them is
-solved; and ``y`` only exists once the Yahtzee box is filled. That leaves 591,358 states to
-solve (394,239 without the Yahtzee bonus). The result is still a dense ``(8192, 64, 2)`` table,
-correct for every ``(mask, u, y)``, even for cards no real game reaches.
+has the same value as ``u`` at the threshold (no bonus is left to win either way), so only one
+of them is solved; and ``y`` only matters once the Yahtzee box is filled. That leaves 591,358
+states to solve (394,239 without the Yahtzee bonus, 1,576,959 for Yatzy). The result is still a
+dense ``(8192, 64, 2)`` table, correct for every ``(mask, u, y)``, even for cards no real game
+reaches. Six dice skip, as well, every ``u`` above what the filled upper boxes can hold: 37.6
+million states of Maxi Yatzy's (2**20, 85, 1) table are solved, the unreachable rest stays 0.
+
+Every chunk reuses its thread's work arrays (``dice.SCRATCH``): fresh arrays of a megabyte come
+from the kernel page by page, and cost the build more than the arithmetic did.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.rulesets import YAHTZEE, RuleSet
-from engine.strategy.points import Layout, layout
+from engine.strategy.points import Layout, exact_rules, layout
 
 ENV_VAR = "YAHTZEE_STRATEGY_DIR"
 """Environment variable naming the cache directory of the tables."""
@@ -77,18 +77,24 @@ def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
 
 
 def table_path(rules: RuleSet = YAHTZEE, path: str | os.PathLike[str] | None = None) -> Path:
-    """The file of one rule set's table, named by its key (``yahtzee-v2-official.npy``);
+    """The file of the table that answers a rule set, named by that table's key
+    (``yahtzee-v2-official.npy``; saved rolls: the plain game's, see ``points.exact_rules``);
     ``path`` is a directory, or a ``.npy`` file used as is."""
     if path is not None and str(path).endswith(".npy"):
         return Path(path).expanduser()
-    return cache_dir(path) / f"yahtzee-v{TABLE_VERSION}-{rules.key}.npy"
+    try:
+        key = exact_rules(rules).key
+    except ValueError:  # no table answers it: a name no build writes
+        key = rules.key
+    return cache_dir(path) / f"yahtzee-v{TABLE_VERSION}-{key}.npy"
 
 
 def table_exists(rules: RuleSet = YAHTZEE, path: str | os.PathLike[str] | None = None) -> bool:
     """True when a file of a complete table's size is in place (a cheap stat; no checksum)."""
     try:
-        return table_path(rules, path).stat().st_size == _expected_bytes(layout(rules))
-    except OSError:
+        expected = _expected_bytes(layout(exact_rules(rules)))
+        return table_path(rules, path).stat().st_size == expected
+    except (OSError, ValueError):
         return False
 
 

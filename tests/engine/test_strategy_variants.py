@@ -35,7 +35,7 @@ NEW_GAME = {
     YATZY: 248.4400,
     YATZY_IN_ORDER: 122.5585,
 }
-"""Each five-dice rule set's exact expected score of a new game (docs/variants.md)."""
+"""Each five-dice rule set's exact expected score of a new game (docs/strategy.md)."""
 
 EVERY_TABLE = [*NEW_GAME, MAXI_YATZY]
 
@@ -210,3 +210,40 @@ def test_six_dice_tables():
     values = np.random.default_rng(2).random((924, 3))
     expected = values[six.sub_keeps_padded].max(axis=1)
     assert np.array_equal(six.best_keep_inplace(values.copy()), expected)
+
+
+MAXI_VALUE = 361.97
+"""Maxi Yatzy's exact expected score (361.97014; docs/strategy.md)."""
+
+
+@pytest.mark.skipif(
+    not Advisor.table_exists(MAXI_YATZY),
+    reason="Maxi Yatzy's table is built only on request: manage.py solve --variant maxi",
+)
+def test_maxi_yatzy_new_game_is_worth_its_exact_expected_score():
+    """Maxi Yatzy's table (an hour's build at most, so only where it is built) gives its value,
+    and the perfect player's simulated games average it."""
+    advisor = Advisor.load(MAXI_YATZY, build_if_missing=False)
+    assert round(advisor.expected_total(Scorecard(MAXI_YATZY)), 2) == MAXI_VALUE
+    totals = simulate("optimal", 2_000, seed=4, advisor=advisor, rules=MAXI_YATZY)
+    assert abs(totals.mean() - advisor.new_game_value) < 4 * totals.std() / np.sqrt(len(totals))
+    saved = advisor.answering(MAXI_YATZY_SAVED)
+    assert not saved.exact and saved.expected_total(Scorecard(MAXI_YATZY_SAVED)) == pytest.approx(
+        advisor.new_game_value
+    )
+
+
+def test_work_arrays_are_reused_per_thread():
+    """The solver's work arrays come back as the same memory (no fresh pages per chunk), and
+    each thread has its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine.strategy.dice import SCRATCH
+
+    first = SCRATCH.get("test", (4, 100))
+    again = SCRATCH.get("test", (3, 50))
+    assert np.shares_memory(first, again) and again.flags.c_contiguous
+    assert not np.shares_memory(first, SCRATCH.get("test", (5, 100)))  # larger: grown anew
+    with ThreadPoolExecutor(1) as pool:
+        other = pool.submit(SCRATCH.get, "test", (3, 50)).result()
+    assert not np.shares_memory(other, SCRATCH.get("test", (3, 50)))
