@@ -11,8 +11,9 @@ The first request after the built file is in place loads it: no restart needed.
 A rule set with saved rolls is answered from the table of the same game without them (its file,
 ``storage.table_path``, is that table's; ``Advisor.exact`` is then False). The five-dice tables
 build in seconds; Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB at its peak
-(docs/strategy.md), so ``scripts/serve`` builds only the others at start, and a Maxi game's
-computer and coach wait for theirs, built the same way the first time a game asks.
+(docs/strategy.md), so no request ever starts it: ``scripts/serve`` builds it in the background
+once the others are there, and until it is, a Maxi game has no coach and only the beginner
+computer (``offered``).
 """
 
 from __future__ import annotations

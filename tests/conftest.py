@@ -126,6 +126,23 @@ def strategy_tables():
     return {rules: Advisor.load(rules) for rules in RULE_SETS.values() if solvable(rules)}
 
 
+@pytest.fixture
+def maxi_unsolved(monkeypatch, tmp_path):
+    """A strategy directory holding every table of the configured one but Maxi Yatzy's (linked,
+    not copied), as on a machine that has not built it: tests of what a game without a table
+    refuses, wherever the machine running them has built it."""
+    from engine.rulesets import MAXI_YATZY
+    from engine.strategy import storage
+
+    source = storage.cache_dir()
+    maxi = storage.table_path(MAXI_YATZY, source).name
+    for file in source.glob("*.npy") if source.is_dir() else ():
+        if not file.name.startswith(maxi.removesuffix(".npy")):
+            (tmp_path / file.name).symlink_to(file.resolve())
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
+    return tmp_path
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--sqlite-on-disk",

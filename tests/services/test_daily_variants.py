@@ -57,6 +57,7 @@ def test_a_day_of_yatzy_is_played_in_it_and_its_fair_board_counts_points_lost(
     assert "Juego: Yatzy" in visitor.get("/daily/", headers={"Accept-Language": "es"}).text
 
 
+@pytest.mark.usefixtures("maxi_unsolved")
 def test_a_day_whose_game_is_unknown_is_yahtzee_and_a_day_keeps_its_game(monkeypatch):
     monkeypatch.setattr(daily, "ROTATION", {MONDAY.weekday(): MAXI_YATZY})
     assert daily.challenge_of(MONDAY).rules is YAHTZEE

@@ -18,7 +18,7 @@ from tournaments import clock, services
 from tournaments.models import Tournament, TournamentGame
 from tournaments.services import TournamentOptions
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("maxi_unsolved")]
 
 NAMES = {"ana": "Ana", "bo": "Bo", "cy": "Cy"}
 

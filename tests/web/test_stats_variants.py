@@ -136,6 +136,7 @@ def test_the_summaries_from_before_take_their_games_rule_set():
     assert kept == {"official": "official", "no-multiple": "no-multiple"}
 
 
+@pytest.mark.usefixtures("maxi_unsolved")
 def test_games_the_perfect_player_does_not_know_keep_none_from_being_valued(
     monkeypatch, strategy_tables
 ):

@@ -17,7 +17,7 @@ from tests.clients import online
 from tournaments import services
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("maxi_unsolved")]
 
 ES = {"HTTP_ACCEPT_LANGUAGE": "es"}
 
