@@ -17,8 +17,8 @@ import numpy as np
 
 from engine.rulesets import RuleSet
 from engine.strategy.points import FULL_MASK, NUM_BOXES, NUM_MASKS, TABLE_SHAPE
-from engine.strategy.solver import _fill_copies, state_columns
-from engine.strategy.spread import TurnSpread
+from engine.strategy.solver import _fill_copies
+from engine.strategy.spread import TurnSpread, solved_states
 
 ENDGAME_BOXES = 3
 """States with at most this many open boxes get their exact distribution."""
@@ -70,12 +70,7 @@ def build_endgame(
     count = 1
     for open_count in range(1, boxes + 1):
         masks_here = [m for m in range(NUM_MASKS) if NUM_BOXES - m.bit_count() == open_count]
-        cols = [state_columns(m, rules) for m in masks_here]
-        masks = np.concatenate(
-            [np.full(len(us), m) for m, (us, _) in zip(masks_here, cols, strict=True)]
-        )
-        us = np.concatenate([us for us, _ in cols])
-        ys = np.concatenate([ys for _, ys in cols])
+        masks, us, ys = solved_states(masks_here, rules)
         spread = TurnSpread(masks, us, ys, table, moments, rules)
         reach = spread.last_roll_chances()  # (252, n)
         after = rows[spread.after]  # (252, n) rows of the states the rolls lead to

@@ -222,6 +222,16 @@ class TurnSpread:
         return reach
 
 
+def solved_states(masks: list[int], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The states ``(masks, us, ys)`` of these masks that the solver computes, as arrays."""
+    columns = [state_columns(m, rules) for m in masks]
+    return (
+        np.concatenate([np.full(len(us), m) for m, (us, _) in zip(masks, columns, strict=True)]),
+        np.concatenate([us for us, _ in columns]),
+        np.concatenate([ys for _, ys in columns]),
+    )
+
+
 def build_moments(
     table: np.ndarray, rules: RuleSet, min_filled: int = 0, chunk: int = 768
 ) -> np.ndarray:
@@ -234,12 +244,7 @@ def build_moments(
     moments = np.zeros((*TABLE_SHAPE, MOMENTS))
     for layer in _layers(min_filled):
         for masks_here in _chunks(layer, rules, chunk):
-            cols = [state_columns(m, rules) for m in masks_here]
-            masks = np.concatenate(
-                [np.full(len(us), m) for m, (us, _) in zip(masks_here, cols, strict=True)]
-            )
-            us = np.concatenate([us for us, _ in cols])
-            ys = np.concatenate([ys for _, ys in cols])
+            masks, us, ys = solved_states(masks_here, rules)
             spread = TurnSpread(masks, us, ys, table, moments, rules)
             moments[masks, us, ys] = spread.start().T
             for m in masks_here:
