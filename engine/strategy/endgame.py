@@ -47,7 +47,7 @@ class Endgame:
         below[:, SUPPORT + 1 : 2 * SUPPORT + 1] = np.cumsum(pmf, axis=1)
         below[:, SUPPORT : 2 * SUPPORT] += pmf / 2
         below[:, 2 * SUPPORT :] = 1.0
-        return below
+        return below.astype(np.float32)
 
     def versus(self, lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         """Exact chance that ``lead`` + my points to come beat theirs (a draw counting half),
@@ -57,7 +57,8 @@ class Endgame:
         opponents, which = np.unique(theirs, return_inverse=True)
         windows = np.lib.stride_tricks.sliding_window_view(self.below(opponents), SUPPORT, axis=1)
         start = np.clip(lead, -SUPPORT, SUPPORT) + SUPPORT
-        return np.einsum("ij,ij->i", self.pmf[mine].astype(float), windows[which, start])
+        chances = np.einsum("ij,ij->i", self.pmf[mine], windows[which, start])
+        return chances.astype(float)
 
 
 def build_endgame(
