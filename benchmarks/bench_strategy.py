@@ -1,9 +1,11 @@
 """Benchmark of the optimal-strategy engine: build, load, advice latency, simulation speed.
 
     uv run python benchmarks/bench_strategy.py [--games 10000] [--positions 10000]
+        [--variants official,no-multiple,yatzy,...]
 
-Builds both tables into a temporary directory (the cache is left alone), so it takes about a
-minute. Figures are recorded in docs/benchmarks.md.
+Builds the tables of ``--variants`` (default both Yahtzees; ``maxi`` takes minutes and 1.4 GiB)
+into a temporary directory (the cache is left alone), so it takes about a minute; the advice and
+simulation figures are the official rules'. Figures are recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -77,12 +79,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--positions", type=int, default=10_000)
+    parser.add_argument("--variants", default="official,no-multiple", help="tables to build")
     args = parser.parse_args()
     cores = os.cpu_count()
     print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
 
     with tempfile.TemporaryDirectory() as directory:
-        for variant in ("official", "no-multiple"):
+        variants = args.variants.split(",")
+        for variant in dict.fromkeys(["official", *variants]):  # the advice below needs official
             # A fresh process per build, so that its peak RSS is the build's own.
             child = [sys.executable, __file__, "--build-only", variant, directory]
             print(subprocess.run(child, check=True, capture_output=True, text=True).stdout, end="")

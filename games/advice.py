@@ -7,6 +7,12 @@ the first time this process finds a table missing, or there but damaged (``stora
 checks its checksum and its values), it logs so and starts that same command in the background,
 once. The command's lock beside the table makes a second builder wait, then find the table there.
 The first request after the built file is in place loads it: no restart needed.
+
+A rule set with saved rolls is answered from the table of the same game without them (its file,
+``storage.table_path``, is that table's; ``Advisor.exact`` is then False). The five-dice tables
+build in seconds; Maxi Yatzy's takes 5-25 minutes of both cores and 1.4 GiB at its peak
+(docs/strategy.md), so ``scripts/serve`` builds only the others at start, and a Maxi game's
+computer and coach wait for theirs, built the same way the first time a game asks.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from django.conf import settings
 
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
+from engine.strategy.points import exact_rules
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +51,7 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
     file = storage.table_path(rules, directory)
     with _lock:
         if file in _advisors:
-            return _advisors[file]
+            return _advisors[file].answering(rules)
         try:
             status = file.stat()
         except FileNotFoundError:
@@ -95,16 +102,17 @@ def _damaged(rules: RuleSet, directory: Path, file: Path, damage: Exception) -> 
 def _solve_in_background(rules: RuleSet, directory: Path) -> None:
     """Start `manage.py solve --if-missing` for one rule set, as `scripts/serve` does at start.
 
-    A process of its own, so that the solve (10-40 s of CPU) does not hold this one's threads. If
-    another solve of this table is running (`scripts/serve`'s, another server process's), this one
-    waits on the table's lock and then finds the table there: one build, not two.
+    A process of its own, so that the solve (seconds of CPU; Maxi Yatzy's, minutes) does not hold
+    this one's threads. If another solve of this table is running (`scripts/serve`'s, another
+    server process's), this one waits on the table's lock and then finds the table there: one
+    build, not two.
     """
     command = [
         sys.executable,
         str(Path(settings.BASE_DIR) / "manage.py"),
         "solve",
         "--if-missing",
-        f"--variant={rules.key}",
+        f"--variant={exact_rules(rules).key}",  # saved rolls: the plain game's table
         f"--dir={directory}",
     ]
     threading.Thread(target=_run, args=(command,), name="strategy-solve", daemon=True).start()

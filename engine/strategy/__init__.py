@@ -1,24 +1,37 @@
-"""Optimal strategy for solitaire Yahtzee: exact values, ranked moves, bots, odds, simulation.
+"""Optimal strategy for solitaire Yahtzee and its variants: exact values, ranked moves, bots,
+odds, simulation.
 
 Pure Python + numpy, no Django. The rules come from ``engine.rulesets`` (the only definition of
-the boxes); this package adds what optimal play means under a rule set. It solves the rule sets
-that have Yahtzee's five dice, 13 boxes and upper bonus, with or without the Yahtzee bonus and
-joker (``points.check_solvable``), and refuses any other with a ValueError.
+the boxes); this package adds what optimal play means under a rule set. It solves five or six
+dice with the upper boxes ones to sixes, any lower boxes, in any order or in order, with or
+without the Yahtzee bonus and joker (``points.check_solvable``); a rule set with saved rolls is
+answered from its plain twin's table, not exactly (``Advisor.exact`` is False); any other is
+refused with a ValueError.
 
 How it works, in brief (details in ``solver.py``):
 
-* Between turns a game is in one of 2**13 x 64 x 2 states: which boxes are filled, the upper
-  subtotal capped at 63, and whether the Yahtzee box holds 50. ``solver.solve`` computes, for every
-  state, the expected points still to come under optimal play, by backward induction from the
-  full card, one layer of filled boxes at a time. Inside a turn it averages over the 252 rolls and
-  maximises over the 462 keeps, batched over thousands of states with numpy.
-* The table (8 MB of float64) is cached outside the source tree, in $YAHTZEE_STRATEGY_DIR or
+* Between turns a game is in one of masks x upper subtotals (x 2 with the joker) states: which
+  boxes are filled, the upper subtotal capped at the bonus threshold, and whether the Yahtzee box
+  holds 50 (``points.layout``). ``solver.solve`` computes, for every state, the expected points
+  still to come under optimal play, by backward induction from the full card, one layer of
+  filled boxes at a time. Inside a turn it averages over the rolls (252 of five dice, 462 of six)
+  and maximises over the keeps (462, 924), batched over thousands of states with numpy.
+* Each rule set's table is cached outside the source tree, in $YAHTZEE_STRATEGY_DIR or
   ``~/.cache/yahtzee-strategy``, with its SHA-256 (``storage``: a damaged file is refused on
-  load), and built on first use (``python manage.py solve`` builds it ahead of time; the site
-  never builds it in a request, see ``games.advice``).
+  load). ``python manage.py solve`` builds the five-dice ones ahead of time (seconds each),
+  ``--variant maxi`` Maxi Yatzy's (356 MB, about 10-20 minutes on 2 cores); the site never builds
+  one in a request, see ``games.advice``.
 * ``Advisor`` answers positions from it: ``expected_total(card)`` and ``options(card, dice,
-  rolls_left)``. A new game is worth 254.5877 points on average with the 100-point Yahtzee bonus
-  and forced joker (``rulesets.YAHTZEE``), and 245.8708 without them (``YAHTZEE_NO_BONUS``).
+  rolls_left)``. Expected score of a new game under optimal play (docs/strategy.md):
+
+  ======================================  ========
+  Yahtzee (``official``)                  254.5877
+  Yahtzee, multiple Yahtzees off          245.8708
+  Yahtzee, in order                       130.2860
+  Yatzy (Scandinavian)                    248.4400
+  Yatzy, in order                         122.5585
+  Maxi Yatzy                              361.970
+  ======================================  ========
 
 >>> from engine.rules import Scorecard
 >>> from engine.strategy import Advisor

@@ -22,37 +22,19 @@ from engine.rulesets import YAHTZEE as OFFICIAL
 from engine.rulesets import RuleSet
 from engine.strategy.advisor import Advisor
 from engine.strategy.bots import BOTS, choose_move
-from engine.strategy.dice import (
-    KEEP_COUNTS,
-    NUM_DICE,
-    ROLL_OFFSET,
-    ROLLS,
-    SUB_KEEPS_PADDED,
-    keep_index_from_counts,
-)
-from engine.strategy.points import (
-    BOX_POINTS,
-    IS_YAHTZEE_ROLL,
-    JOKER_POINTS,
-    NUM_BOXES,
-    NUM_UPPER,
-    U_CAP,
-    YAHTZEE,
-    YAHTZEE_BIT,
-    YAHTZEE_MADE,
-)
+from engine.strategy.points import layout
 from engine.strategy.solver import turn_arrays
 
 BLOCK = 10_000
 """Games drawn and played together; part of what a seed means, so keep it fixed."""
 
 _ONE_HOT = np.eye(7, dtype=np.int64)[:, 1:]  # face (1-6) -> its count vector
-_FIRST_FACE = np.array([roll[0] for roll in ROLLS])
 
 
-def draw_dice(rng: np.random.Generator, games: int) -> np.ndarray:
-    """Fresh dice for ``games`` games: (games, 13 turns, 3 rolls, 5 dice) of faces 1-6."""
-    return rng.integers(1, 7, size=(games, NUM_BOXES, 3, NUM_DICE), dtype=np.int8)
+def draw_dice(rng: np.random.Generator, games: int, rules: RuleSet = OFFICIAL) -> np.ndarray:
+    """Fresh dice for ``games`` games: (games, turns, 3 rolls, dice) of faces 1-6 (13 turns of
+    five dice for Yahtzee)."""
+    return rng.integers(1, 7, size=(games, rules.turns, 3, rules.dice), dtype=np.int8)
 
 
 def simulate(
@@ -77,7 +59,7 @@ def simulate(
     bot_rng = random.Random(seed)
     totals = []
     for start in range(0, games, BLOCK):
-        dice = draw_dice(dice_rng, min(BLOCK, games - start))
+        dice = draw_dice(dice_rng, min(BLOCK, games - start), rules)
         if bot_id == "optimal":
             totals.append(play_optimal(advisor, dice)[0])
         else:
@@ -88,49 +70,54 @@ def simulate(
 
 
 def play_optimal(advisor: Advisor, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play the optimal bot on pre-drawn ``dice`` (games, 13, 3, 5), all games at once.
+    """Play the optimal bot on pre-drawn ``dice`` (games, turns, 3, dice), all games at once.
 
     Returns ``(totals, boxes, rolls)``: final totals, and per game and turn the box index filled
-    and the index in ROLLS of the dice it was filled with (so a test can replay the games).
+    and the index in the rolls of ``points.layout(rules).dice`` of the dice it was filled with
+    (so a test can replay the games).
     """
-    table, rules = advisor.table, advisor.rules
-    multiple = rules.joker
-    games = len(dice)
+    table, rules = advisor.table, advisor.table_rules
+    space = layout(rules)
+    faces = space.dice
+    first_face = np.array([roll[0] for roll in faces.rolls])
+    games, turns = len(dice), space.num_boxes
     every = np.arange(games)
     masks = np.zeros(games, dtype=np.int64)
     us = np.zeros(games, dtype=np.intp)
     ys = np.zeros(games, dtype=np.intp)
     totals = np.zeros(games, dtype=np.int64)
-    boxes = np.zeros((games, NUM_BOXES), dtype=np.int8)
-    rolls = np.zeros((games, NUM_BOXES), dtype=np.int64)
-    for turn in range(NUM_BOXES):
+    boxes = np.zeros((games, turns), dtype=np.int8)
+    rolls = np.zeros((games, turns), dtype=np.int64)
+    for turn in range(turns):
         _, e1, e2, best_box = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
         counts = _ONE_HOT[dice[:, turn, 0]].sum(axis=1)
-        roll = keep_index_from_counts(counts) - ROLL_OFFSET
+        roll = faces.keep_index_from_counts(counts) - faces.roll_offset
         for keep_values, throw in ((e2, 1), (e1, 2)):
-            # The best keep among the roll's sub-multisets (keeping all five = stand).
-            candidates = SUB_KEEPS_PADDED[roll]
+            # The best keep among the roll's sub-multisets (keeping all the dice = stand).
+            candidates = faces.sub_keeps_padded[roll]
             chosen = candidates[every, keep_values[candidates, every[:, None]].argmax(axis=1)]
-            kept = KEEP_COUNTS[chosen]
-            rerolled = NUM_DICE - kept.sum(axis=1)
+            kept = faces.keep_counts[chosen]
+            rerolled = faces.n - kept.sum(axis=1)
             fresh = (
                 _ONE_HOT[dice[:, turn, throw]]
-                * (np.arange(NUM_DICE) < rerolled[:, None])[:, :, None]
+                * (np.arange(faces.n) < rerolled[:, None])[:, :, None]
             )
-            roll = keep_index_from_counts(kept + fresh.sum(axis=1)) - ROLL_OFFSET
+            roll = faces.keep_index_from_counts(kept + fresh.sum(axis=1)) - faces.roll_offset
         box = best_box[roll, every].astype(np.intp)
-        joker = IS_YAHTZEE_ROLL[roll] & (masks & YAHTZEE_BIT != 0) & multiple
+        extra = space.is_yahtzee_roll[roll] & (masks & space.yahtzee_bit != 0) & rules.joker
+        joker = extra & space.forced_joker  # in order the next box scores its plain points
         points = np.where(
-            joker, JOKER_POINTS[box, _FIRST_FACE[roll] - 1], BOX_POINTS[box, roll]
+            joker, space.joker_points[box, first_face[roll] - 1], space.box_points[box, roll]
         ).astype(np.int64)
-        upper = box < NUM_UPPER
+        upper = box < space.num_upper
         raw = us + np.where(upper, points, 0)
         totals += points
-        totals += np.where(upper & (us < U_CAP) & (raw >= U_CAP), rules.upper_bonus.points, 0)
-        totals += np.where(joker & (ys == 1), rules.yahtzee_bonus, 0)
-        us = np.minimum(raw, U_CAP)
-        if multiple:
-            ys = np.where((box == YAHTZEE) & (points == YAHTZEE_MADE), 1, ys)
+        crossed = upper & (us < space.u_cap) & (raw >= space.u_cap)
+        totals += np.where(crossed, rules.upper_bonus.points, 0)
+        totals += np.where(extra & (ys == 1), space.yahtzee_bonus, 0)
+        us = np.minimum(raw, space.u_cap)
+        if space.num_y == 2:
+            ys = np.where((box == space.yahtzee) & (points == space.yahtzee_made), 1, ys)
         masks |= 1 << box
         boxes[:, turn] = box
         rolls[:, turn] = roll

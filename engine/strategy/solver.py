@@ -1,23 +1,24 @@
-"""Exact dynamic programming for solitaire Yahtzee: the table of between-turn values.
+"""Exact dynamic programming for solitaire Yahtzee and its variants: the between-turn values.
 
 State space
 -----------
-Between two turns, all that matters for the rest of the game is
+Between two turns, all that matters for the rest of the game is (``points.Layout``)
 
-* ``mask``: which of the 13 boxes are filled (bit i = ``CATEGORIES[i]``), 2**13 values;
-* ``u``: the upper subtotal capped at 63 (beyond 63 the bonus is earned and nothing changes);
-* ``y``: 1 if the Yahtzee box holds 50 (so every further Yahtzee earns 100), else 0.
+* ``mask``: which boxes are filled (bit i = the rule set's box i), 2**13 values for Yahtzee,
+  2**15 for Yatzy, 2**20 for Maxi Yatzy; filled in order, only the 14 or 16 prefixes are reached;
+* ``u``: the upper subtotal capped at the bonus threshold (63; 84 for Maxi Yatzy);
+* ``y``: with the joker only, 1 if the Yahtzee box holds 50 (so every further Yahtzee earns 100).
 
-``V[mask, u, y]`` is the expected number of points still to come (boxes, the 35-point upper bonus
-when the subtotal crosses 63, 100-point Yahtzee bonuses) under optimal play. The final card has 13
-boxes filled and ``V = 0``; the value of a new game is ``V[0, 0, 0]``.
+``V[mask, u, y]`` is the expected number of points still to come (boxes, the upper bonus when the
+subtotal crosses the threshold, Yahtzee bonuses) under optimal play. A full card has ``V = 0``;
+the value of a new game is ``V[0, 0, 0]``.
 
 The recursion inside one turn
 -----------------------------
 A turn is three rolls with two keeps in between. Working backwards from the end of the turn:
 
 1. ``S0[r]``: the dice show roll r and no reroll is left: the best legal box (forced joker
-   applied) of points + bonuses + ``V`` of the state that filling it leads to.
+   applied; in order, the next box only) of points + bonuses + ``V`` of the state it leads to.
 2. ``E1[k] = sum_r P(k -> r) S0[r]``: keep k with one reroll to make (``TRANSITION`` product,
    P(k -> r) the chance that rerolling the dice not in k gives r).
 3. ``F1[r] = max over sub-multisets k of r of E1[k]``: the best keep, via the keep lattice
@@ -39,56 +40,36 @@ arrays shaped (rolls or keeps, states), so that every step moves whole contiguou
 * the chunks of a layer are independent, so two threads share them (numpy releases the GIL).
 
 Two shortcuts keep it exact: for a given mask, every ``u`` from which the bonus is out of reach
-has the same value as ``u = 63`` (no bonus is left to win either way), so only one of them is
-solved; and ``y`` only exists once the Yahtzee box is filled. That leaves 591,358 states to
-solve (394,239 without the Yahtzee bonus). The result is still a dense ``(8192, 64, 2)`` table,
-correct for every ``(mask, u, y)``, even for cards no real game reaches.
+has the same value as ``u`` at the threshold (no bonus is left to win either way), so only one
+of them is solved; and ``y`` only matters once the Yahtzee box is filled. That leaves 591,358
+states to solve (394,239 without the Yahtzee bonus, 1,576,959 for Yatzy). The result is still a
+dense ``(8192, 64, 2)`` table, correct for every ``(mask, u, y)``, even for cards no real game
+reaches. Six dice skip, as well, every ``u`` above what the filled upper boxes can hold: 37.6
+million states of Maxi Yatzy's (2**20, 85, 1) table are solved, the unreachable rest stays 0.
+
+Every chunk reuses its thread's work arrays (``dice.SCRATCH``): fresh arrays of a megabyte come
+from the kernel page by page, and cost the build more than the arithmetic did.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from engine.rulesets import YAHTZEE as OFFICIAL
 from engine.rulesets import RuleSet
-from engine.strategy.dice import (
-    NUM_KEEPS,
-    NUM_ROLLS,
-    ROLL_PROBS,
-    SUB_KEEPS_PADDED,
-    TRANSITION,
-    best_keep_inplace,
-    keep_values,
-)
-from engine.strategy.points import (
-    BOX_POINTS,
-    FACE_COUNTS,
-    JOKER_POINTS,
-    NUM_BOXES,
-    NUM_MASKS,
-    NUM_UPPER,
-    TABLE_SHAPE,
-    U_CAP,
-    UPPER_POINTS,
-    YAHTZEE,
-    YAHTZEE_BIT,
-    YAHTZEE_MADE,
-    YAHTZEE_ROLLS,
-    check_solvable,
-    max_upper_to_come,
-    open_boxes,
-)
+from engine.strategy.dice import SCRATCH
+from engine.strategy.points import Layout, layout
 
 
 class _MaskPlan(NamedTuple):
     """What scoring needs to know about a mask's open boxes (small arrays, cached per mask)."""
 
-    boxes: np.ndarray  # open boxes, upper ones first
+    boxes: np.ndarray  # open boxes (in order: only the next), upper ones first
     upper: np.ndarray  # open upper boxes (= faces - 1)
     lower: np.ndarray  # open lower boxes
     upper_next: np.ndarray  # (k, 1, 1): mask after filling each open upper box
@@ -97,13 +78,13 @@ class _MaskPlan(NamedTuple):
     joker_illegal: np.ndarray  # (open boxes, 6): where a Yahtzee of each face may not go
 
 
-@cache
-def _plan(mask: int) -> _MaskPlan:
-    boxes = np.array(open_boxes(mask), dtype=np.intp)
+@lru_cache(maxsize=1 << 16)  # every mask of a five-dice card; six dice visit each mask once
+def _plan(space: Layout, mask: int) -> _MaskPlan:
+    boxes = np.array(space.open_boxes(mask), dtype=np.intp)
     if not len(boxes):
         raise ValueError("a full card has no turn left")
-    upper = boxes[boxes < NUM_UPPER]
-    lower = boxes[boxes >= NUM_UPPER]
+    upper = boxes[boxes < space.num_upper]
+    lower = boxes[boxes >= space.num_upper]
     # The forced joker rule, used once the Yahtzee box is filled (see _apply_forced_joker).
     legal = np.zeros((len(boxes), 6), dtype=bool)
     for f in range(6):
@@ -120,7 +101,7 @@ def _plan(mask: int) -> _MaskPlan:
         lower=lower,
         upper_next=(mask | 1 << upper)[:, None, None],
         lower_next=(mask | 1 << lower)[:, None],
-        yahtzee_row=rows.index(YAHTZEE) if YAHTZEE in rows else None,
+        yahtzee_row=rows.index(space.yahtzee) if space.yahtzee in rows else None,
         joker_illegal=~legal,
     )
 
@@ -134,50 +115,53 @@ def score_values(
     out: np.ndarray | None = None,
     best_box: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Value (252, n) of ending the turn on each roll for the states ``(mask, us[j], ys[j])``.
+    """Value (rolls, n) of ending the turn on each roll for the states ``(mask, us[j], ys[j])``.
 
     The value of a roll is the best, over the boxes it may legally go in, of points + upper bonus
-    (when this fill crosses 63) + Yahtzee bonus + ``table`` of the state it leads to. When
-    ``best_box`` (252, n) is given it receives the index of that box. This is the only place the
-    engine encodes the forced joker rule; tests cross-check it against ``Scorecard.options``.
-    ``rules`` is a rule set ``check_solvable`` accepts: it says the bonuses and the joker.
+    (when this fill crosses the threshold) + Yahtzee bonus + ``table`` of the state it leads to.
+    When ``best_box`` (rolls, n) is given it receives the index of that box. This is the only
+    place the engine encodes the forced joker rule and the order of an in-order card; tests
+    cross-check it against ``Scorecard.options``. ``rules`` is a rule set ``check_solvable``
+    accepts: it says the dice, the boxes, the bonuses and the joker.
     """
+    space = layout(rules)
+    dice = space.dice
     n = len(us)
     if out is None:
-        out = np.empty((NUM_ROLLS, n))
-    plan = _plan(mask)
+        out = np.empty((dice.num_rolls, n))
+    plan = _plan(space, mask)
     upper, lower = plan.upper, plan.lower
     k = len(upper)
-    # gains[i][b, r, j]: value of putting roll r in open box b of group i, for state j.
-    gains: list[np.ndarray] = []
-    by_count = np.empty((k, 6, n))
+    u_cap = space.u_cap
+    # gains[b, r, j]: value of putting roll r in open box b (upper ones first), for state j.
+    gains = SCRATCH.get("gains", (len(plan.boxes), dice.num_rolls, n))
+    by_count = np.empty((k, dice.n + 1, n))
     if k:
-        # An upper box scores by its face count (0-5), so value the 6 counts, then spread.
-        points = UPPER_POINTS[upper][:, :, None]  # (k, 6, 1)
-        raw = us + points  # (k, 6, n): subtotal after the fill
-        crosses = (us < U_CAP) & (raw >= U_CAP)
-        after = table[plan.upper_next, np.minimum(raw, U_CAP), ys]
+        # An upper box scores by its face count (0-n), so value the n + 1 counts, then spread.
+        points = space.upper_points[upper][:, :, None]  # (k, n + 1, 1)
+        raw = us + points  # (k, n + 1, n): subtotal after the fill
+        crosses = (us < u_cap) & (raw >= u_cap)
+        after = table[plan.upper_next, np.minimum(raw, u_cap), ys]
         np.add(points + np.where(crosses, rules.upper_bonus.points, 0), after, out=by_count)
-        spread = (np.arange(k)[:, None] * 6 + FACE_COUNTS[upper]).reshape(-1)
-        gains.append(by_count.reshape(k * 6, n).take(spread, axis=0).reshape(k, NUM_ROLLS, n))
+        spread = (np.arange(k)[:, None] * (dice.n + 1) + space.face_counts[upper]).reshape(-1)
+        counted = by_count.reshape(k * (dice.n + 1), n)
+        np.take(counted, spread, axis=0, out=gains[:k].reshape(-1, n), mode="clip")
     stay = table[plan.lower_next, us, ys]  # (len(lower), n): next state's value
     if len(lower):
-        gains.append(BOX_POINTS[lower][:, :, None] + stay[:, None, :])
-        if rules.joker and plan.yahtzee_row is not None:
+        np.add(space.box_points[lower][:, :, None], stay[:, None, :], out=gains[k:])
+        if space.num_y == 2 and plan.yahtzee_row is not None:
             # Scoring 50 in the Yahtzee box switches the Yahtzee bonus on for the rest of the game.
-            after_50 = table[mask | YAHTZEE_BIT, us, 1]
-            gains[-1][plan.yahtzee_row, YAHTZEE_ROLLS] = YAHTZEE_MADE + after_50
+            after_made = table[mask | space.yahtzee_bit, us, 1]
+            gains[k + plan.yahtzee_row, space.yahtzee_rolls] = space.yahtzee_made + after_made
+    np.max(gains, axis=0, out=out)
     if best_box is not None:
-        stacked = np.concatenate(gains)
-        np.max(stacked, axis=0, out=out)
         # The first box reaching the maximum (argmax over a bool array beats a float argmax).
-        best_box[:] = plan.boxes[(stacked == out).argmax(axis=0)]
-    else:
-        np.max(gains[0], axis=0, out=out)
-        for more in gains[1:]:
-            np.maximum(out, more.max(axis=0), out=out)
-    if rules.joker and mask & YAHTZEE_BIT:
-        _apply_forced_joker(out, best_box, ys, plan, by_count, stay, rules.yahtzee_bonus)
+        best_box[:] = plan.boxes[(gains == out).argmax(axis=0)]
+    if space.yahtzee_bonus and mask & space.yahtzee_bit:
+        if space.forced_joker:
+            _apply_forced_joker(out, best_box, ys, space, plan, by_count, stay)
+        else:  # in order: the next box scores its plain points, and the bonus is earned still
+            out[space.yahtzee_rolls] += space.yahtzee_bonus * ys
     return out
 
 
@@ -185,58 +169,60 @@ def _apply_forced_joker(
     out: np.ndarray,
     best_box: np.ndarray | None,
     ys: np.ndarray,
+    space: Layout,
     plan: _MaskPlan,
     by_count: np.ndarray,
     stay: np.ndarray,
-    yahtzee_bonus: int,
 ) -> None:
     """Overwrite the six Yahtzee rolls by the forced joker rule (Yahtzee box already filled)."""
     k = len(plan.upper)
     # candidates[i, f, j]: value of a Yahtzee of face f+1 put in open box i as a joker.
     candidates = np.empty((len(plan.boxes), 6, len(ys)))
-    # Upper boxes: the five dice count in their own box, and a Yahtzee scores 0 in the others.
+    # Upper boxes: all the dice count in their own box, and a Yahtzee scores 0 in the others.
     candidates[:k] = by_count[:, None, 0, :]
-    candidates[np.arange(k), plan.upper] = by_count[:, 5]
+    candidates[np.arange(k), plan.upper] = by_count[:, space.dice.n]
     # Lower boxes: joker points (full house, straights in full), the state stays the same.
-    np.add(JOKER_POINTS[plan.lower][:, :, None], stay[:, None, :], out=candidates[k:])
+    np.add(space.joker_points[plan.lower][:, :, None], stay[:, None, :], out=candidates[k:])
     candidates[plan.joker_illegal] = -np.inf
-    out[YAHTZEE_ROLLS] = candidates.max(axis=0) + yahtzee_bonus * ys
+    out[space.yahtzee_rolls] = candidates.max(axis=0) + space.yahtzee_bonus * ys
     if best_box is not None:
-        best_box[YAHTZEE_ROLLS] = plan.boxes[candidates.argmax(axis=0)]
+        best_box[space.yahtzee_rolls] = plan.boxes[candidates.argmax(axis=0)]
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def state_columns(mask: int, rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     """The ``(u, y)`` states of ``mask`` that the solver computes (the others are copies)."""
-    to_come = max_upper_to_come(mask)
-    u_values = [u for u in range(U_CAP) if u + to_come >= U_CAP] + [U_CAP]
-    y_values = [0, 1] if rules.joker and mask & YAHTZEE_BIT else [0]
+    space = layout(rules)
+    u_values = space.upper_states(mask)
+    y_values = [0, 1] if space.num_y == 2 and mask & space.yahtzee_bit else [0]
     us = np.array([u for _ in y_values for u in u_values], dtype=np.intp)
     ys = np.array([y for y in y_values for _ in u_values], dtype=np.intp)
     return us, ys
 
 
-def _fill_copies(table: np.ndarray, mask: int, rules: RuleSet) -> None:
+def _fill_copies(table: np.ndarray, mask: int, space: Layout) -> None:
     """Copy solved values to the equivalent states that were not solved."""
-    to_come = max_upper_to_come(mask)
-    hopeless = [u for u in range(U_CAP) if u + to_come < U_CAP]
+    to_come = space.max_upper_to_come(mask)
+    hopeless = [u for u in range(space.u_cap) if u + to_come < space.u_cap]
     if hopeless:  # the bonus is out of reach: same future as when it is already won
-        table[mask, hopeless, :] = table[mask, U_CAP, :][None, :]
-    if not (rules.joker and mask & YAHTZEE_BIT):
+        table[mask, hopeless, :] = table[mask, space.u_cap, :][None, :]
+    if space.num_y == 2 and not mask & space.yahtzee_bit:
         table[mask, :, 1] = table[mask, :, 0]
 
 
-def turn_start_values(final: np.ndarray) -> np.ndarray:
-    """Values (n,) at the start of a turn from the end-of-turn roll values ``final`` (252, n).
+def turn_start_values(final: np.ndarray, rules: RuleSet = OFFICIAL) -> np.ndarray:
+    """Values (n,) at the start of a turn from the end-of-turn roll values ``final`` (rolls, n).
 
     Two rounds of keep values + lattice maxima, then the mean over the first roll.
     """
-    work = np.empty((NUM_KEEPS, final.shape[1]))
+    dice = layout(rules).dice
+    work = SCRATCH.get("keeps", (dice.num_keeps, final.shape[1]))
     rolls = final
     for _ in range(2):
-        keep_values(rolls, out=work)
-        rolls = best_keep_inplace(work).copy()
-    return ROLL_PROBS @ rolls
+        # The rolls' rows of ``work`` are its last rows: the next round starts from them in place.
+        dice.keep_values(rolls, out=work)
+        rolls = dice.best_keep_inplace(work)
+    return dice.roll_probs @ rolls
 
 
 _SMALL_BATCH = 8
@@ -252,23 +238,25 @@ def turn_arrays(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """Within-turn arrays of many states at once, for advice and simulation.
 
-    Returns ``(S0, E1, E2, best_box)``: S0 (252, n) value of each final roll, E1 and E2 (462, n)
-    value of each keep with one or two rerolls to make, best_box (252, n) the box S0 scores (or
-    None). Values are points still to come, as in the table.
+    Returns ``(S0, E1, E2, best_box)``: S0 (rolls, n) value of each final roll, E1 and E2
+    (keeps, n) value of each keep with one or two rerolls to make, best_box (rolls, n) the box S0
+    scores (or None). Values are points still to come, as in the table. The rolls and keeps are
+    those of ``points.layout(rules).dice`` (252 and 462 for five dice).
     """
+    dice = layout(rules).dice
     masks = np.asarray(masks, dtype=np.int64)
     us = np.asarray(us, dtype=np.intp)
     ys = np.asarray(ys, dtype=np.intp)
     n = len(masks)
-    s0 = np.empty((NUM_ROLLS, n))
-    best = np.empty((NUM_ROLLS, n), dtype=np.int8) if with_best_box else None
+    s0 = np.empty((dice.num_rolls, n))
+    best = np.empty((dice.num_rolls, n), dtype=np.int8) if with_best_box else None
     # Group the states by mask: score_values handles one mask's states at a time.
     order = np.argsort(masks, kind="stable")
     sorted_masks = masks[order].tolist()
     cuts = [i for i in range(1, n) if sorted_masks[i] != sorted_masks[i - 1]]
     for a, b in zip([0, *cuts], [*cuts, n], strict=True):
         cols = order[a:b]
-        group_best = np.empty((NUM_ROLLS, b - a), dtype=np.int8) if best is not None else None
+        group_best = np.empty((dice.num_rolls, b - a), dtype=np.int8) if best is not None else None
         s0[:, cols] = score_values(
             sorted_masks[a], us[cols], ys[cols], table, rules, best_box=group_best
         )
@@ -277,11 +265,11 @@ def turn_arrays(
     if n <= _SMALL_BATCH:
         # A handful of states (one advice request): numpy's per-call cost dominates, so use the
         # dense product and a one-shot gather over each roll's sub-keeps instead of the levels.
-        e1 = TRANSITION @ s0
-        e2 = TRANSITION @ e1[SUB_KEEPS_PADDED].max(axis=1)
+        e1 = dice.transition @ s0
+        e2 = dice.transition @ e1[dice.sub_keeps_padded].max(axis=1)
     else:
-        e1 = keep_values(s0)
-        e2 = keep_values(best_keep_inplace(e1.copy()))
+        e1 = dice.keep_values(s0)
+        e2 = dice.keep_values(dice.best_keep_inplace(e1.copy()))
     return s0, e1, e2, best
 
 
@@ -300,18 +288,19 @@ def _report(progress: object, done: int, total: int, step: int) -> None:
         progress(done, total)  # type: ignore[operator]
 
 
-def _layers(min_filled: int) -> Iterable[list[int]]:
-    by_filled: list[list[int]] = [[] for _ in range(NUM_BOXES + 1)]
-    for mask in range(NUM_MASKS):
-        by_filled[mask.bit_count()].append(mask)
-    for filled in range(NUM_BOXES - 1, min_filled - 1, -1):
-        yield by_filled[filled]
+def _layers(space: Layout, min_filled: int) -> Iterable[list[int]]:
+    for filled in range(space.num_boxes - 1, min_filled - 1, -1):
+        yield space.masks(filled)
 
 
 def count_states(rules: RuleSet = OFFICIAL, min_filled: int = 0) -> int:
     """How many states ``solve`` computes (its progress total)."""
-    check_solvable(rules)
-    return sum(len(state_columns(m, rules)[0]) for layer in _layers(min_filled) for m in layer)
+    space = layout(rules)
+    return sum(
+        len(space.upper_states(m)) * (2 if space.num_y == 2 and m & space.yahtzee_bit else 1)
+        for layer in _layers(space, min_filled)
+        for m in layer
+    )
 
 
 def _chunks(layer: list[int], rules: RuleSet, chunk: int) -> list[list[int]]:
@@ -330,17 +319,18 @@ def _chunks(layer: list[int], rules: RuleSet, chunk: int) -> list[list[int]]:
 
 def _solve_masks(table: np.ndarray, masks: list[int], rules: RuleSet) -> int:
     """Solve every state of ``masks`` (all in one layer) into ``table``; return how many."""
+    space = layout(rules)
     columns = [state_columns(mask, rules) for mask in masks]
-    final = np.empty((NUM_ROLLS, sum(len(us) for us, _ in columns)))
+    final = SCRATCH.get("final", (space.dice.num_rolls, sum(len(us) for us, _ in columns)))
     start = 0
     for mask, (us, ys) in zip(masks, columns, strict=True):
         score_values(mask, us, ys, table, rules, out=final[:, start : start + len(us)])
         start += len(us)
-    values = turn_start_values(final)
+    values = turn_start_values(final, rules)
     start = 0
     for mask, (us, ys) in zip(masks, columns, strict=True):
         table[mask, us, ys] = values[start : start + len(us)]
-        _fill_copies(table, mask, rules)
+        _fill_copies(table, mask, space)
         start += len(us)
     return start
 
@@ -352,7 +342,8 @@ def solve(
     chunk: int = 768,
     workers: int = 2,
 ) -> np.ndarray:
-    """Solve the game exactly and return the ``(8192, 64, 2)`` float64 table of future points.
+    """Solve the game exactly and return its table of future points (``layout(rules).shape``,
+    float64: (8192, 64, 2) for the official rules).
 
     ``progress`` is a tqdm-like object (its ``update(n)`` is called with the states just solved)
     or a callable ``(done, total)``. ``min_filled`` > 0 stops early: then only states with at least
@@ -360,12 +351,12 @@ def solve(
     threads share a layer (numpy releases the GIL inside its loops and matrix products).
     A rule set the solver cannot solve (``check_solvable``) raises ValueError.
     """
-    check_solvable(rules)
-    table = np.zeros(TABLE_SHAPE)
+    space = layout(rules)
+    table = np.zeros(space.shape)
     total = count_states(rules, min_filled) if progress is not None else 0
     done = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for layer in _layers(min_filled):
+        for layer in _layers(space, min_filled):
             # A layer only reads the layer above, so its chunks are independent of each other.
             tasks = [
                 pool.submit(_solve_masks, table, masks, rules)

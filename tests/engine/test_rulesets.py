@@ -27,6 +27,10 @@ from engine.strategy.solver import count_states, solve
 
 IN_ORDER = YAHTZEE_NO_BONUS.but(key="in-order", name="Yahtzee in order", in_order=True)
 SIX_DICE = YAHTZEE_NO_BONUS.but(key="six-dice", name="Six dice", dice=6)
+SEVEN_DICE = YAHTZEE_NO_BONUS.but(key="seven-dice", name="Seven dice", dice=7)
+UPSIDE_DOWN = YAHTZEE.but(
+    key="upside-down", name="Sixes first", boxes=(*YAHTZEE_BOXES[5::-1], *YAHTZEE_BOXES[6:])
+)
 RICH_HOUSE = YAHTZEE.but(
     key="rich-house",
     name="A full house worth 30",
@@ -115,7 +119,11 @@ def test_the_number_of_dice_comes_from_the_rule_set():
 
 @pytest.mark.parametrize(
     ("rules", "why"),
-    [(SIX_DICE, "6 dice, not 5"), (IN_ORDER, "in order"), (RICH_HOUSE, "other boxes")],
+    [
+        (SEVEN_DICE, "7 dice, not 5 or 6"),
+        (UPSIDE_DOWN, "other upper boxes"),
+        (RICH_HOUSE.but(key="saved", saved_rolls=True), "rolls saved for later turns"),
+    ],
 )
 def test_the_solver_refuses_a_rule_set_it_cannot_solve(rules, why, tmp_path):
     for attempt in (

@@ -302,7 +302,7 @@ def test_a_table_from_before_checksums_is_built_anew(
         np.save(tmp_path / f"yahtzee-v1-{rules.key}.npy", good.table)
     assert not advice.is_ready(YAHTZEE)  # "getting ready" until solve --if-missing has run
     call_command("solve", "--if-missing", "--dir", str(tmp_path), stdout=io.StringIO())
-    assert sorted(fake_build) == ["no-multiple", "official"]
+    assert sorted(fake_build) == sorted(rules.key for rules in strategy_tables)
     assert advice.is_ready(YAHTZEE) and advice.is_ready(NO_BONUS)
 
 

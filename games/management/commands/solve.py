@@ -10,13 +10,27 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from engine.rules import Scorecard
-from engine.rulesets import RULE_SETS
+from engine.rulesets import RULE_SETS, RuleSet
 from engine.strategy import build, storage, table_path
-from engine.strategy.points import solvable
+from engine.strategy.points import exact_rules, solvable
 from engine.strategy.solver import count_states
 
+
+def _has_table(rules: RuleSet) -> bool:
+    """Whether a table answers ``rules`` (its own, or with saved rolls the plain game's)."""
+    try:
+        exact_rules(rules)
+    except ValueError:
+        return False
+    return True
+
+
 SOLVABLE = [key for key, rules in RULE_SETS.items() if solvable(rules)]
-"""The rule sets the solver builds a table for, by key."""
+"""The rule sets ``--variant all`` builds a table for, by key (five dice: seconds each)."""
+
+TABLES = [key for key, rules in RULE_SETS.items() if _has_table(rules)]
+"""Every rule set a table answers, by key: the above and Maxi Yatzy's (minutes to build), whose
+table also answers saved rolls (``--variant maxi-saved`` builds the ``maxi`` table)."""
 
 
 class Command(BaseCommand):
@@ -31,10 +45,11 @@ class Command(BaseCommand):
         """--variant: which rules to solve; --dir: where to write."""
         parser.add_argument(
             "--variant",
-            choices=["all", "both", *SOLVABLE],
+            choices=["all", "both", *TABLES],
             default="all",
-            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither; ... "
-            "(default: all the rule sets the solver can solve; 'both' is an old name for it)",
+            help="official: 100-point Yahtzee bonus and forced joker; no-multiple: neither; yatzy, "
+            "...-in-order, maxi (default: all the five-dice rule sets, seconds each; 'both' is an "
+            "old name for it; Maxi Yatzy's table takes about an hour and is built only when named)",
         )
         parser.add_argument("--dir", default=None, help="cache directory to write to")
         parser.add_argument(
@@ -47,7 +62,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Build each requested variant with a progress bar and report its value and time."""
         every = options["variant"] in ("all", "both")
-        names = list(SOLVABLE) if every else [options["variant"]]
+        asked = list(SOLVABLE) if every else [options["variant"]]
+        names = list(dict.fromkeys(exact_rules(RULE_SETS[name]).key for name in asked))
         for name in names:
             rules = RULE_SETS[name]
             file = table_path(rules, options["dir"])
@@ -70,7 +86,7 @@ class Command(BaseCommand):
     def _sound(self, name: str, file: Path) -> bool:
         """Whether the table in ``file`` loads and checks out; a damaged one is said so."""
         try:
-            storage.load_table(file)
+            storage.load_table(file, RULE_SETS[name])
         except FileNotFoundError:
             return False
         except storage.DamagedTable as damage:
