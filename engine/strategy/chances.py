@@ -12,22 +12,15 @@ comes from the two players' points to come: exact distributions in the last turn
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from math import pi, sqrt
 
 import numpy as np
 
 from engine.rules import Scorecard
 from engine.rulesets import RuleSet
-from engine.strategy.dice import (
-    ROLL_OFFSET,
-    ROLLS,
-    SUB_KEEPS_PADDED,
-    best_keep_inplace,
-    keep_values,
-)
 from engine.strategy.endgame import Endgame
-from engine.strategy.points import BOX_POINTS, NUM_BOXES
+from engine.strategy.points import Layout, layout
 from engine.strategy.spread import TurnSpread, score_step
 
 _SQRT2 = sqrt(2.0)
@@ -93,28 +86,26 @@ def win_chances(lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.nd
     return np.where(spread, np.clip(chance, 0.0, 1.0), sure)
 
 
-def _kinds() -> tuple[np.ndarray, np.ndarray]:
+@cache
+def _kinds(space: Layout) -> tuple[np.ndarray, np.ndarray]:
     """Per box, each roll's kind (rolls of one kind score the same points, so they lead to the
     same state: every five of a kind is a kind of its own, for the joker) and one roll of each."""
-    kinds = np.zeros((NUM_BOXES, len(ROLLS)), dtype=np.intp)
+    rolls = space.dice.rolls
+    kinds = np.zeros((space.num_boxes, len(rolls)), dtype=np.intp)
     examples = []
-    for b in range(NUM_BOXES):
+    for b in range(space.num_boxes):
         seen: dict[object, int] = {}
-        for r, roll in enumerate(ROLLS):
-            kind = roll if len(set(roll)) == 1 else BOX_POINTS[b, r]
+        for r, roll in enumerate(rolls):
+            kind = roll if len(set(roll)) == 1 else space.box_points[b, r]
             kinds[b, r] = seen.setdefault(kind, len(seen))
-        examples.append([r for r in range(len(ROLLS)) if r == _first(kinds[b], kinds[b, r])])
+        examples.append([r for r in range(len(rolls)) if r == _first(kinds[b], kinds[b, r])])
     width = max(len(e) for e in examples)
-    rolls = np.array([e + e[-1:] * (width - len(e)) for e in examples], dtype=np.intp)
-    return kinds, rolls
+    chosen = np.array([e + e[-1:] * (width - len(e)) for e in examples], dtype=np.intp)
+    return kinds, chosen
 
 
 def _first(row: np.ndarray, kind: int) -> int:
     return int(np.argmax(row == kind))
-
-
-_KINDS, _KIND_ROLLS = _kinds()
-_BOX_COLUMN = np.arange(NUM_BOXES)[:, None, None]
 
 
 @lru_cache(maxsize=1024)  # 3 KB each: a card seen again, not every card
@@ -124,11 +115,13 @@ def legal_boxes(mask: int, rules: RuleSet) -> np.ndarray:
     Every open box, except for a Yahtzee under the forced joker, where ``Scorecard.options`` (the
     one place that knows the rule) says which boxes it may go in.
     """
-    card = Scorecard(rules, tuple(0 if mask >> i & 1 else None for i in range(NUM_BOXES)))
-    legal = np.zeros((NUM_BOXES, len(ROLLS)), dtype=bool)
-    legal[[i for i in range(NUM_BOXES) if not mask >> i & 1]] = True
+    space = layout(rules)
+    boxes = range(space.num_boxes)
+    card = Scorecard(rules, tuple(0 if mask >> i & 1 else None for i in boxes))
+    legal = np.zeros((space.num_boxes, space.dice.num_rolls), dtype=bool)
+    legal[space.open_boxes(mask)] = True
     for face in range(1, 7):
-        roll = ROLLS.index((face,) * rules.dice)
+        roll = space.dice.roll_index[(face,) * rules.dice]
         allowed = card.options((face,) * rules.dice)
         legal[:, roll] = [box in allowed for box in rules.keys]
     legal.flags.writeable = False
@@ -149,14 +142,17 @@ class WinTables:
         in ``theirs``, both playing for points from here; all arrays broadcast together."""
         lead, *states = np.broadcast_arrays(lead, *mine, *theirs)
         # Many rolls lead to the same position (the same box, the same points): work out each
-        # distinct one once. A position packs into 52 bits: lead, then two states of 20 bits.
-        key = (lead.astype(np.int64) + _LEAD_OFFSET) << 40
-        for shift, part in zip((27, 21, 20, 7, 1, 0), states, strict=True):
-            key |= part.astype(np.int64) << shift
+        # distinct one once. A position packs into one integer: lead, then the two states.
+        shape = self.table.shape
+        size = int(np.prod(shape))
+        key = (lead.astype(np.int64) + _LEAD_OFFSET) * size
+        key = (key + np.ravel_multi_index(tuple(states[:3]), shape)) * size
+        key += np.ravel_multi_index(tuple(states[3:]), shape)
         unique, inverse = np.unique(key.ravel(), return_inverse=True)
-        lead_u = (unique >> 40) - _LEAD_OFFSET
-        mine_u = (unique >> 27 & 0x1FFF, unique >> 21 & 0x3F, unique >> 20 & 1)
-        theirs_u = (unique >> 7 & 0x1FFF, unique >> 1 & 0x3F, unique & 1)
+        rest, theirs_u = np.divmod(unique, size)
+        lead_u, mine_u = np.divmod(rest, size)
+        lead_u -= _LEAD_OFFSET
+        mine_u, theirs_u = np.unravel_index(mine_u, shape), np.unravel_index(theirs_u, shape)
         chance = win_chances(lead_u, self.moments[mine_u].T, self.moments[theirs_u].T)
         mine_rows, theirs_rows = self.endgame.rows[mine_u], self.endgame.rows[theirs_u]
         exact = (mine_rows >= 0) & (theirs_rows >= 0)
@@ -218,14 +214,17 @@ class TurnChances:
         # A box's chance depends on the points it scores, not on the dice: work out one roll of
         # each kind (_KINDS) per box and game, then spread them over the 252 rolls.
         n = len(s.masks)
+        space = layout(tables.rules)
+        kinds, examples = _kinds(space)
+        box_column = np.arange(space.num_boxes)[:, None, None]
         gain, *after = score_step(
-            s.masks, s.us, s.ys, _BOX_COLUMN, _KIND_ROLLS[:, :, None], tables.rules
-        )  # (13, kinds, n)
+            s.masks, s.us, s.ys, box_column, examples[:, :, None], tables.rules
+        )  # (boxes, kinds, n)
         theirs = tuple(part[None, None, :] for part in self.theirs)
         by_kind = tables.between(self.lead + gain, tuple(after), theirs)
         points_by_kind = gain + tables.table[tuple(after)]
         legal = np.stack([legal_boxes(m, tables.rules) for m in s.masks.tolist()], axis=-1)
-        kinds = np.broadcast_to(_KINDS[:, :, None], (NUM_BOXES, len(ROLLS), n))
+        kinds = np.broadcast_to(kinds[:, :, None], (*kinds.shape, n))
         chances = np.take_along_axis(by_kind, kinds, axis=1)
         points = np.take_along_axis(points_by_kind, kinds, axis=1)
         return np.where(legal, chances, -1.0), np.where(legal, points, -np.inf)
@@ -234,8 +233,9 @@ class TurnChances:
     def to_win(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(W0, E1, E2)`` as ``points`` has them, the mover playing this turn to win."""
         w0 = self.boxes.max(axis=0)
-        e1 = keep_values(w0)
-        e2 = keep_values(best_keep_inplace(e1.copy()).copy())
+        dice = self.spread.dice
+        e1 = dice.keep_values(w0)
+        e2 = dice.keep_values(dice.best_keep_inplace(e1.copy()).copy())
         return w0, e1, e2
 
     def choose(self, roll: np.ndarray, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
@@ -250,12 +250,13 @@ class TurnChances:
         chances = [self.boxes[:, roll, every].T]  # (n, 13)
         points = [self.box_points[:, roll, every].T]
         if rolls_left:
-            keeps = SUB_KEEPS_PADDED[roll]  # (n, 32)
+            keeps = self.spread.dice.sub_keeps_padded[roll]  # (n, 32)
             chances.append(self.to_win[rolls_left][keeps, every[:, None]])
             points.append(self.spread.values[rolls_left - 1][keeps, every[:, None]])
         chance, value = np.concatenate(chances, axis=1), np.concatenate(points, axis=1)
         near = chance >= chance.max(axis=1, keepdims=True) - WIN_TOLERANCE
         pick = np.where(near, value, -np.inf).argmax(axis=1)
-        scores = pick < NUM_BOXES
-        keep = keeps[every, pick - NUM_BOXES] if rolls_left else roll + ROLL_OFFSET
-        return np.where(scores, roll + ROLL_OFFSET, keep), np.where(scores, pick, -1)
+        boxes, offset = self.tables.rules.turns, self.spread.dice.roll_offset
+        scores = pick < boxes
+        keep = keeps[every, pick - boxes] if rolls_left else roll + offset
+        return np.where(scores, roll + offset, keep), np.where(scores, pick, -1)

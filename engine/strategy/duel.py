@@ -17,13 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.strategy.chances import TurnChances
-from engine.strategy.dice import (
-    KEEP_COUNTS,
-    NUM_DICE,
-    ROLL_OFFSET,
-    keep_index_from_counts,
-)
-from engine.strategy.points import NUM_BOXES
+from engine.strategy.dice import DiceSet
+from engine.strategy.points import layout
 from engine.strategy.spread import score_step
 from engine.strategy.winning import WinModel
 
@@ -94,7 +89,9 @@ def play_duels(
     seats = [_fresh(games), _fresh(games)]
     tables = model.tables
     records: list[tuple[int, int, int, np.ndarray]] = []
-    for turn in range(NUM_BOXES):
+    dice_set = layout(model.rules).dice
+    offset = dice_set.roll_offset
+    for turn in range(model.rules.turns):
         for p in (0, 1):
             me, other = seats[p], seats[1 - p]
             spread = tables.spread((me.masks, me.us, me.ys))
@@ -102,7 +99,7 @@ def play_duels(
             chances = TurnChances(tables, spread, lead, (other.masks, other.us, other.ys))
             if record:
                 records.append((p, turn, 3, chances.start()))
-            roll = _roll(dice[:, p, turn, 0])
+            roll = _roll(dice_set, dice[:, p, turn, 0])
             standing = np.zeros(games, dtype=bool)
             box = np.full(games, -1, dtype=np.intp)
             for rolls_left, throw in ((2, 1), (1, 2)):
@@ -114,9 +111,9 @@ def play_duels(
                     box = np.where(standing | (scores < 0), box, scores)
                 else:
                     keep = (spread.choice2 if rolls_left == 2 else spread.choice1)[roll, every]
-                standing |= keep >= ROLL_OFFSET
-                keep = np.where(standing, roll + ROLL_OFFSET, keep)
-                roll = _reroll(keep, dice[:, p, turn, throw])
+                standing |= keep >= offset
+                keep = np.where(standing, roll + offset, keep)
+                roll = _reroll(dice_set, keep, dice[:, p, turn, throw])
             if record:
                 chance = chances.at(roll, 0)
                 records.append((p, turn, 0, np.where(standing, np.nan, chance)))
@@ -132,18 +129,18 @@ def play_duels(
     return totals, records
 
 
-def _roll(faces: np.ndarray) -> np.ndarray:
-    """Roll indices of fresh dice (games, 5)."""
-    return keep_index_from_counts(_ONE_HOT[faces].sum(axis=1)) - ROLL_OFFSET
+def _roll(dice: DiceSet, faces: np.ndarray) -> np.ndarray:
+    """Roll indices of fresh dice (games, dice)."""
+    return dice.keep_index_from_counts(_ONE_HOT[faces].sum(axis=1)) - dice.roll_offset
 
 
-def _reroll(keep: np.ndarray, faces: np.ndarray) -> np.ndarray:
+def _reroll(dice: DiceSet, keep: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """The rolls after holding ``keep`` (keep indices) and rolling the others: the first of
-    ``faces`` (games, 5) as many as are rolled."""
-    kept = KEEP_COUNTS[keep]
-    rerolled = NUM_DICE - kept.sum(axis=1)
-    fresh = _ONE_HOT[faces] * (np.arange(NUM_DICE) < rerolled[:, None])[:, :, None]
-    return keep_index_from_counts(kept + fresh.sum(axis=1)) - ROLL_OFFSET
+    ``faces`` (games, dice) as many as are rolled."""
+    kept = dice.keep_counts[keep]
+    rerolled = dice.n - kept.sum(axis=1)
+    fresh = _ONE_HOT[faces] * (np.arange(dice.n) < rerolled[:, None])[:, :, None]
+    return dice.keep_index_from_counts(kept + fresh.sum(axis=1)) - dice.roll_offset
 
 
 def outcome(totals: np.ndarray, seat: int) -> np.ndarray:

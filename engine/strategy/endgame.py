@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.rulesets import RuleSet
-from engine.strategy.points import FULL_MASK, NUM_BOXES, NUM_MASKS, TABLE_SHAPE
+from engine.strategy.points import layout
 from engine.strategy.solver import _fill_copies
 from engine.strategy.spread import TurnSpread, solved_states
 
@@ -91,19 +91,20 @@ def build_endgame(
     table: np.ndarray, moments: np.ndarray, rules: RuleSet, boxes: int = ENDGAME_BOXES
 ) -> Endgame:
     """The exact distributions of every state with at most ``boxes`` open boxes."""
-    rows = np.full(TABLE_SHAPE, -1, dtype=np.int64)
-    rows[FULL_MASK] = 0
+    space = layout(rules)
+    rows = np.full(space.shape, -1, dtype=np.int64)
+    rows[space.full_mask] = 0
     pmfs = [np.eye(1, SUPPORT)]  # the full card: 0 points to come
     count = 1
     for open_count in range(1, boxes + 1):
-        masks_here = [m for m in range(NUM_MASKS) if NUM_BOXES - m.bit_count() == open_count]
+        masks_here = space.masks(space.num_boxes - open_count)
         masks, us, ys = solved_states(masks_here, rules)
         spread = TurnSpread(masks, us, ys, table, moments, rules)
         reach = spread.last_roll_chances()  # (252, n)
         layer = _mixtures(np.concatenate(pmfs), reach, rows[spread.after], spread.gain)
         rows[masks, us, ys] = count + np.arange(len(masks))
         for m in masks_here:
-            _fill_copies(rows, m, rules)
+            _fill_copies(rows, m, space)
         pmfs.append(layer)
         count += len(masks)
     return Endgame(rows, np.concatenate(pmfs))

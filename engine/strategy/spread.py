@@ -19,7 +19,7 @@ through the turn arrays.
 from __future__ import annotations
 
 import os
-from functools import cached_property
+from functools import cache, cached_property
 from math import comb
 from pathlib import Path
 
@@ -27,30 +27,8 @@ import numpy as np
 
 from engine.rulesets import RuleSet
 from engine.strategy import storage
-from engine.strategy.dice import (
-    LEVEL_CHILDREN,
-    LEVEL_SLICES,
-    NUM_DICE,
-    NUM_KEEPS,
-    ROLL_OFFSET,
-    ROLL_PROBS,
-    ROLLS,
-    SUB_KEEPS_PADDED,
-    TRANSITION,
-    keep_values,
-)
-from engine.strategy.points import (
-    BOX_POINTS,
-    IS_YAHTZEE_ROLL,
-    JOKER_POINTS,
-    NUM_UPPER,
-    TABLE_SHAPE,
-    U_CAP,
-    YAHTZEE,
-    YAHTZEE_BIT,
-    YAHTZEE_MADE,
-    check_solvable,
-)
+from engine.strategy.dice import DiceSet
+from engine.strategy.points import Layout, check_solvable, layout
 from engine.strategy.solver import _chunks, _fill_copies, _layers, state_columns, turn_arrays
 
 MOMENTS = 4
@@ -59,11 +37,19 @@ MOMENTS = 4
 SPREAD_VERSION = 1
 """Bumped when the moments' meaning or files change."""
 
-_FIRST_FACE = np.array([roll[0] for roll in ROLLS])
-_ROLL_COLUMN = np.arange(len(ROLLS))[:, None]
 _SMALL_BATCH = 8  # columns up to which one position's arrays take the dense paths
-_SUB_KEEPS_LARGEST_FIRST = np.sort(SUB_KEEPS_PADDED, axis=1)[:, ::-1].copy()
-_KEEP_ROWS = np.arange(NUM_KEEPS)[:, None]
+
+
+@cache
+def _faces(space: Layout) -> np.ndarray:
+    """The face of each roll's lowest die (a five of a kind's face)."""
+    return np.array([roll[0] for roll in space.dice.rolls])
+
+
+@cache
+def _largest_first(dice: DiceSet) -> np.ndarray:
+    """Each roll's sub-keeps from the largest down (argmax's first maximum: the largest keep)."""
+    return np.sort(dice.sub_keeps_padded, axis=1)[:, ::-1].copy()
 
 
 PathLike = str | os.PathLike[str]
@@ -83,25 +69,28 @@ def score_step(
     roll: np.ndarray,
     rules: RuleSet,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Fill ``box`` with roll ``roll`` (indices in ROLLS) from states ``(masks, us, ys)``.
+    """Fill ``box`` with roll ``roll`` (indices in the rule set's rolls) from ``(masks, us, ys)``.
 
     Returns ``(gain, masks', us', ys')``: the points the fill adds (the box, the upper bonus when
-    it crosses 63, a Yahtzee bonus by the forced joker) and the state it leads to. All arrays
+    it crosses the threshold, a Yahtzee bonus) and the state it leads to. All arrays
     broadcast together; ``box`` must be a box the fill may legally go in.
     """
-    joker = IS_YAHTZEE_ROLL[roll] & (masks & YAHTZEE_BIT != 0) & rules.joker
-    points = np.where(
-        joker, JOKER_POINTS[box, _FIRST_FACE[roll] - 1], BOX_POINTS[box, roll]
-    ).astype(np.int64)
-    upper = box < NUM_UPPER
+    space = layout(rules)
+    filled = (masks & space.yahtzee_bit != 0) & space.is_yahtzee_roll[roll]
+    joker = filled & space.forced_joker
+    plain = space.box_points[box, roll]
+    points = np.where(joker, space.joker_points[box, _faces(space)[roll] - 1], plain)
+    points = points.astype(np.int64)
+    upper = box < space.num_upper
     raw = us + np.where(upper, points, 0)
-    gain = points + np.where(upper & (us < U_CAP) & (raw >= U_CAP), rules.upper_bonus.points, 0)
-    gain = gain + np.where(joker & (ys == 1), rules.yahtzee_bonus, 0)
-    made = (box == YAHTZEE) & (points == YAHTZEE_MADE) & rules.joker
-    return gain, masks | (1 << box), np.minimum(raw, U_CAP), np.where(made, 1, ys)
+    cap = space.u_cap
+    gain = points + np.where(upper & (us < cap) & (raw >= cap), rules.upper_bonus.points, 0)
+    gain = gain + np.where(filled & (ys == 1), space.yahtzee_bonus, 0)
+    made = (box == space.yahtzee) & (points == space.yahtzee_made) & (space.num_y == 2)
+    return gain, masks | (1 << box), np.minimum(raw, cap), np.where(made, 1, ys)
 
 
-def best_keep_index(values: np.ndarray) -> np.ndarray:
+def best_keep_index(values: np.ndarray, dice: DiceSet) -> np.ndarray:
     """The lattice maximum of ``best_keep_inplace`` that also says which keep wins.
 
     Turns keep values (462, n) into best-sub-keep values in place and returns (252, n): for each
@@ -112,21 +101,21 @@ def best_keep_index(values: np.ndarray) -> np.ndarray:
     """
     if values.shape[1] <= _SMALL_BATCH:
         # Sub-keeps from the largest down, so that argmax's first maximum is the largest keep.
-        keeps = _SUB_KEEPS_LARGEST_FIRST
-        best = values[keeps].argmax(axis=1)  # (252, n)
+        keeps = _largest_first(dice)
+        best = values[keeps].argmax(axis=1)  # (rolls, n)
         return np.take_along_axis(keeps, best, axis=1)
-    index = np.repeat(_KEEP_ROWS, values.shape[1], axis=1)
-    for size in range(1, NUM_DICE + 1):
-        level = values[LEVEL_SLICES[size]]
-        level_index = index[LEVEL_SLICES[size]]
-        children, prefix = LEVEL_CHILDREN[size - 1]
+    index = np.repeat(np.arange(dice.num_keeps)[:, None], values.shape[1], axis=1)
+    for size in range(1, dice.n + 1):
+        level = values[dice.level_slices[size]]
+        level_index = index[dice.level_slices[size]]
+        children, prefix = dice.level_children[size - 1]
         for j, rows in enumerate(prefix):
             head = level[:rows]
             child = values.take(children[:rows, j], axis=0)
             better = child > head
             np.copyto(head, child, where=better)
             np.copyto(level_index[:rows], index.take(children[:rows, j], axis=0), where=better)
-    return index[ROLL_OFFSET:]
+    return index[dice.roll_offset :]
 
 
 def shifted_moments(gain: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -143,12 +132,12 @@ def shifted_moments(gain: np.ndarray, after: np.ndarray) -> np.ndarray:
     return np.stack(out)
 
 
-def _scatter(choice: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """(462, n): the weights of the rolls (252, n) summed onto the keep each roll chooses."""
+def _scatter(choice: np.ndarray, weight: np.ndarray, keeps: int) -> np.ndarray:
+    """(keeps, n): the weights of the rolls (rolls, n) summed onto the keep each roll chooses."""
     n = choice.shape[1]
     flat = (choice * n + np.arange(n)).ravel()
-    summed = np.bincount(flat, weights=weight.ravel(), minlength=NUM_KEEPS * n)
-    return summed.reshape(NUM_KEEPS, n)
+    summed = np.bincount(flat, weights=weight.ravel(), minlength=keeps * n)
+    return summed.reshape(keeps, n)
 
 
 class TurnSpread:
@@ -173,15 +162,17 @@ class TurnSpread:
         self.masks = masks = np.asarray(masks, dtype=np.int64)
         self.us = us = np.asarray(us, dtype=np.intp)
         self.ys = ys = np.asarray(ys, dtype=np.intp)
+        self.dice = dice = layout(rules).dice
         _, e1, e2, best = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
         self.values = (e1, e2)
         self.best_box = best.astype(np.intp)
+        rolls = np.arange(dice.num_rolls)[:, None]
         self.gain, *after = score_step(
-            masks[None, :], us[None, :], ys[None, :], self.best_box, _ROLL_COLUMN, rules
+            masks[None, :], us[None, :], ys[None, :], self.best_box, rolls, rules
         )
         self.after = tuple(after)
-        self.choice1 = best_keep_index(e1.copy())
-        self.choice2 = best_keep_index(e2.copy())
+        self.choice1 = best_keep_index(e1.copy(), dice)
+        self.choice2 = best_keep_index(e2.copy(), dice)
         self._moments = moments
 
     @cached_property
@@ -199,8 +190,11 @@ class TurnSpread:
         """A quantity linear in the turn's last roll, given per roll (252, n), for holding each
         keep with 1 and with 2 rerolls to make (each (462, n)), V choosing the later keeps."""
         # For a few columns the dense product beats keep_values' 30 row steps (as turn_arrays).
+        dice = self.dice
         spread = (
-            (lambda rolls: TRANSITION @ rolls) if final.shape[1] <= _SMALL_BATCH else keep_values
+            (lambda rolls: dice.transition @ rolls)
+            if final.shape[1] <= _SMALL_BATCH
+            else dice.keep_values
         )
         k1 = spread(final)
         k2 = spread(np.take_along_axis(k1, self.choice1, axis=0))
@@ -208,7 +202,7 @@ class TurnSpread:
 
     def at_start(self, k2: np.ndarray) -> np.ndarray:
         """(n,): the turn-start value of a quantity whose 2-reroll keep values are ``k2``."""
-        return ROLL_PROBS @ np.take_along_axis(k2, self.choice2, axis=0)
+        return self.dice.roll_probs @ np.take_along_axis(k2, self.choice2, axis=0)
 
     def start(self) -> np.ndarray:
         """(MOMENTS, n): moments at the start of the turn (before the first roll)."""
@@ -216,9 +210,10 @@ class TurnSpread:
 
     def last_roll_chances(self) -> np.ndarray:
         """(252, n): the chance that the turn ends on each roll, from its start (V's choices)."""
-        reach = np.repeat(ROLL_PROBS[:, None], len(self.masks), axis=1)
+        dice = self.dice
+        reach = np.repeat(dice.roll_probs[:, None], len(self.masks), axis=1)
         for choice in (self.choice2, self.choice1):
-            reach = TRANSITION.T @ _scatter(choice, reach)
+            reach = dice.transition.T @ _scatter(choice, reach, dice.num_keeps)
         return reach
 
 
@@ -240,15 +235,15 @@ def build_moments(
     Layer by layer from the full card, as ``solver.solve`` builds V (whose means it repeats:
     ``moments[..., 0]`` equals ``table`` to rounding).
     """
-    check_solvable(rules)
-    moments = np.zeros((*TABLE_SHAPE, MOMENTS))
-    for layer in _layers(min_filled):
+    space = layout(check_solvable(rules))
+    moments = np.zeros((*space.shape, MOMENTS))
+    for layer in _layers(space, min_filled):
         for masks_here in _chunks(layer, rules, chunk):
             masks, us, ys = solved_states(masks_here, rules)
             spread = TurnSpread(masks, us, ys, table, moments, rules)
             moments[masks, us, ys] = spread.start().T
             for m in masks_here:
-                _fill_copies(moments, m, rules)
+                _fill_copies(moments, m, space)
     return moments
 
 
@@ -260,10 +255,10 @@ def save_moments(moments: np.ndarray, rules: RuleSet, path: PathLike | None = No
 
 def load_moments(table: np.ndarray, rules: RuleSet, path: PathLike | None = None) -> np.ndarray:
     """The moments table from its files and the V ``table`` (FileNotFoundError, DamagedTable)."""
-    moments = np.empty((*TABLE_SHAPE, MOMENTS))
+    moments = np.empty((*table.shape, MOMENTS))
     moments[..., 0] = table
     for k in range(2, MOMENTS + 1):
-        moments[..., k - 1] = storage.load_table(moment_path(rules, k, path)) ** k
+        moments[..., k - 1] = storage.load_table(moment_path(rules, k, path), rules) ** k
     return moments
 
 

@@ -26,8 +26,8 @@ from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import storage
 from engine.strategy.advisor import Advisor, Move, PathLike, State, state_of
 from engine.strategy.chances import WIN_TOLERANCE, TurnChances, WinTables
-from engine.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
 from engine.strategy.endgame import build_endgame
+from engine.strategy.points import layout
 from engine.strategy.spread import (
     MOMENTS,
     build_moments,
@@ -43,6 +43,7 @@ class WinModel:
     def __init__(self, advisor: Advisor, moments: np.ndarray, cache_size: int = 256) -> None:
         self.advisor = advisor
         self.rules = advisor.rules
+        self._dice = layout(advisor.rules).dice
         self.moments = moments
         endgame = build_endgame(advisor.table, moments, advisor.rules)
         self.tables = WinTables(advisor.rules, advisor.table, moments, endgame)
@@ -137,7 +138,7 @@ class WinModel:
         elif held is None:
             chance = float(self._turn(mover, other).start()[0])
         else:
-            roll = np.array([ROLL_INDEX[held]])
+            roll = np.array([self._dice.roll_index[held]])
             chance = float(self._turn(mover, other).at(roll, rolls_left)[0])
         return (chance, 1 - chance) if current == 0 else (1 - chance, chance)
 
@@ -162,12 +163,15 @@ class WinModel:
         if mover.is_full:
             return []
         turn = self._turn(mover, other)
-        roll = ROLL_INDEX[held]
+        dice = self._dice
+        roll = dice.roll_index[held]
         weighed: list[tuple[Move, float, float]] = []  # move, chance, expected points
         if rolls_left:
             chances = turn.to_win[rolls_left][:, 0]
             points = turn.spread.values[rolls_left - 1][:, 0]
-            weighed += [(("keep", KEEPS[k]), chances[k], points[k]) for k in SUB_KEEPS[roll]]
+            weighed += [
+                (("keep", dice.keeps[k]), chances[k], points[k]) for k in dice.sub_keeps[roll]
+            ]
         for box in mover.options(held):
             b = self.rules.index(box)
             weighed.append((("score", box), turn.boxes[b, roll, 0], turn.box_points[b, roll, 0]))

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 
 from engine.rules import IllegalMove, Scorecard
-from engine.rulesets import YAHTZEE
+from engine.rulesets import RULE_SETS, YAHTZEE
 from engine.strategy.bots import choose_move
 from engine.strategy.chances import TurnChances, win_chances
 from engine.strategy.dice import KEEPS, ROLL_INDEX
 from engine.strategy.duel import calibrate, play_duels
 from engine.strategy.endgame import SUPPORT
+from engine.strategy.points import solvable
 from engine.strategy.simulate import draw_dice
+from engine.strategy.spread import build_moments
 from engine.strategy.winning import WinModel
 
 BOXES = YAHTZEE.keys
@@ -48,7 +50,11 @@ def random_card(rng, filled):
 
 
 def test_the_moments_mean_is_the_solved_table(model):
-    assert np.allclose(model.moments[..., 0], model.advisor.table, atol=1e-9)
+    # The last three turns' moments built again: their means are V's, as the solver's.
+    built = build_moments(model.advisor.table, YAHTZEE, min_filled=10)
+    late = np.array([bin(m).count("1") >= 10 for m in range(1 << 13)])
+    assert np.allclose(built[late][..., 0], model.advisor.table[late], atol=1e-9)
+    assert np.allclose(built[late], model.moments[late], rtol=1e-9)
     # A new game: 254.59 points on average, spread 59.6 (a simulation measures 59.6 too).
     m1, m2 = model.moments[0, 0, 0, :2]
     assert round(m1, 4) == 254.5877
@@ -256,3 +262,34 @@ def test_win_chances_follow_skewed_points_to_come():
         )
         model = win_chances(np.array(lead), raw_moments(mine), raw_moments(theirs))
         assert float(model) == pytest.approx(exact, abs=0.002)
+
+
+VARIANTS = [rules for rules in RULE_SETS.values() if solvable(rules)]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda rules: rules.key)
+def test_every_solved_variant_has_its_win_chances(strategy_tables, rules):
+    """Yatzy, play in order, no extra Yahtzees: the moments, the exact last turns and the chances
+    (the moments are built beside the variant's table the first time)."""
+    model = WinModel.load(rules)
+    endgame = model.tables.endgame
+    states = tuple(np.argwhere(endgame.rows >= 0).T)
+    pmf = endgame.pmf[endgame.rows[states]].astype(float)
+    points = np.arange(SUPPORT, dtype=float)
+    for k in (1, 2):
+        assert np.allclose(pmf @ points**k, model.moments[states][:, k - 1], rtol=1e-5)
+    cards = [Scorecard(rules), Scorecard(rules)]
+    first, second = model.chances(cards, 0, None, 2)
+    assert first == pytest.approx(0.5, abs=0.002) and first + second == pytest.approx(1)
+    dice = (6,) * rules.dice
+    moves = model.move_chances(cards, 1, dice, 2)
+    assert {move for move, _ in moves} == {
+        move for move, _ in model.advisor.options(cards[1], dice, 2)
+    }
+    # One point behind, the last box the five of a kind: 50 points one time in 21.7, or none.
+    last = rules.yahtzee_box
+    alone = Scorecard.from_boxes({b: 0 for b in rules.keys if b != last}, rules=rules)
+    done = Scorecard.from_boxes({**{b: 0 for b in rules.keys}, rules.keys[0]: 1}, rules=rules)
+    assert model.chances([alone, done], 0, None, 2)[0] == pytest.approx(
+        2783176 / 60466176, abs=1e-7
+    )
