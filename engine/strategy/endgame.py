@@ -5,8 +5,8 @@ nothing between. For every state with at most ``ENDGAME_BOXES`` boxes open this 
 the exact distribution of the points still to come under perfect-points play (V's choices), as
 a row of ``SUPPORT`` probabilities of 0, 1, 2 ... points, built from the full card up: a state's
 distribution is the mixture, over the roll its turn ends on (``TurnSpread.last_roll_chances``),
-of the next state's distribution shifted by the points the box adds. It takes about a second
-and a few MB, so it is built when a ``WinModel`` loads rather than stored.
+of the next state's distribution shifted by the points the box adds. It takes about 2 s
+and 33 MB (official rules), so it is built when a ``WinModel`` loads rather than stored.
 
 ``versus`` turns two players' rows into the exact chance that one beats the other.
 """

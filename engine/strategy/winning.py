@@ -1,7 +1,7 @@
 """Who is likely to win a two-player game, and which move wins most often.
 
 Each player's points still to come, under perfect-points play, are spread as ``spread`` says
-(their exact mean, 2nd, 3rd and 4th moments) and, in the last two turns, exactly as
+(their exact mean, 2nd, 3rd and 4th moments) and, in the last three turns, exactly as
 ``endgame`` has them. The mover's current turn is followed roll by roll (``chances``): the
 chance when the turn ends on each roll, carried back through the keeps. Calibration and speed:
 docs/benchmarks.md.
