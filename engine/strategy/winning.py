@@ -36,6 +36,9 @@ from engine.strategy.spread import (
     save_moments,
 )
 
+FIVE_DICE = 5
+"""The dice of the rule sets win chances are worked out for."""
+
 
 class WinModel:
     """Two-player win chances for one rule set, from its V table and the moments beside it."""
@@ -64,8 +67,11 @@ class WinModel:
 
         Missing or damaged moments are built from the V table (about 25 s) and saved, unless
         ``build_if_missing`` is false: then FileNotFoundError or ``storage.DamagedTable``, as
-        ``Advisor.load`` (which loads, or builds, the V table) raises them.
+        ``Advisor.load`` (which loads, or builds, the V table) raises them. A rule set the
+        solver cannot solve, or of six dice, raises ValueError.
         """
+        if rules.dice != FIVE_DICE:  # Maxi Yatzy: its hour-long table and 2**20 masks, not yet
+            raise ValueError(f"win chances are worked out for five dice, not {rules.dice}")
         advisor = Advisor.load(rules, path, build_if_missing=build_if_missing)
         try:
             moments = load_moments(advisor.table, rules, path)

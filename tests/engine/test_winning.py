@@ -293,3 +293,9 @@ def test_every_solved_variant_has_its_win_chances(strategy_tables, rules):
     assert model.chances([alone, done], 0, None, 2)[0] == pytest.approx(
         2783176 / 60466176, abs=1e-7
     )
+
+
+def test_six_dice_are_refused_before_any_table_is_built(tmp_path):
+    with pytest.raises(ValueError, match="five dice"):
+        WinModel.load(RULE_SETS["maxi"], tmp_path)
+    assert not any(tmp_path.iterdir())
