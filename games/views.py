@@ -21,6 +21,7 @@ from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
+from games.presenters.winbar import win_line
 from games.presenters.parts import changed_parts
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
@@ -250,14 +251,16 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
+    actions = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
     result = analyse(
-        [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
+        actions,
         seats=len(game.ordered_seats()),
         seat=seat.position,
         rules=game.rules,
         advisor=advisor,
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
+    context["win_line"] = win_line(game, actions)  # a two-player game's chances through it
     return render(request, "games/analysis.html", context)
 
 

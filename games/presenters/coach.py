@@ -6,7 +6,8 @@ from django.utils.translation import gettext, ngettext
 
 from engine.rules import Scorecard
 from engine.strategy import odds
-from games import advice
+from engine.strategy.winning import points_vs_win
+from games import advice, winchance
 from games.models import Game
 from games.presenters.words import label
 
@@ -47,6 +48,23 @@ def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
         }
         for move, value in options[:limit]
     ]
+
+
+def split_line(game: Game, state) -> str | None:
+    """In a two-player game, when the best move for points is not the best to win, both in
+    words ("For points: ...; to win: ..."); None when they agree or no model is ready."""
+    model, advisor = winchance.model(game.rules), advice.advisor(game.rules)
+    if len(state.cards) != 2 or state.forfeited or model is None or advisor is None:
+        return None
+    turn, card = state.turn, state.cards[state.current]
+    split = points_vs_win(model, advisor, state.cards, state.current, turn.dice, turn.rolls_left)
+    if split is None:
+        return None
+    for_points, to_win = (move_words(move, card, turn.dice) for move in split)
+    return gettext("For points: %(points)s; to win: %(win)s.") % {
+        "points": for_points,
+        "win": to_win,
+    }
 
 
 def odds_lines(state) -> list[dict]:

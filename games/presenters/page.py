@@ -18,7 +18,7 @@ from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
-from games.presenters.coach import coach_allowed, hint_lines, odds_lines
+from games.presenters.coach import coach_allowed, hint_lines, odds_lines, split_line
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import (
@@ -29,6 +29,7 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.urls import game_urls
+from games.presenters.winbar import win_bar
 from games.presenters.words import label, phrases
 
 
@@ -131,6 +132,7 @@ def game_context(
         | _coach_context(view, hint)
         | _playback_context(view, error, at, speed)
         | _online_context(view)
+        | _winbar_context(view)
     )
 
 
@@ -263,6 +265,7 @@ def _coach_context(view: GameView, hint: bool) -> dict:
     return {
         "coach": coaching,
         "hint": hint_lines(view.game, view.state) if asked else None,
+        "hint_split": split_line(view.game, view.state) if asked else None,
         "hint_asked": hint,
         "odds": odds_lines(view.state) if coaching else [],
     }
@@ -301,6 +304,14 @@ def _online_context(view: GameView) -> dict:
         and view.now
         and seat.position not in state.forfeited,
     }
+
+
+def _winbar_context(view: GameView) -> dict:
+    """Each player's chance to win, in a two-player game: worked out if a template shows it."""
+    bar = Later(
+        lambda: win_bar(view.game, view.seats, view.state, view.seat, now=view.now), view.language
+    )
+    return {"winbar": bar}
 
 
 def resign_context(game: Game, position: int) -> dict:

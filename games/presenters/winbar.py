@@ -1,0 +1,119 @@
+"""The win-probability bar of a two-player game, and the line of it through a finished game.
+
+Each player's chance to win from the position (both cards, whose turn, the dice and the rolls
+left) comes from ``games.winchance``; this module decides who may see it and turns it into
+figures that add up to 100, for ``play.html#winbar`` (the game page, its pushes and the replay)
+and the analysis page's chart.
+
+Who sees it: the same rule as the coach's (``coach_allowed``) for a game's players while it is
+played, since a bar that moves with every roll is advice of a kind; the watchers of an online
+game do see it, as chess sites show their evaluation to spectators (it does not change with the
+dice held, so nobody can ask it which keep is best), but not those of a game whose dice others
+play too (the daily challenge, a duplicate round: ``reveal_after``); once a game is over,
+everyone who may see it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext
+
+from engine.flow import GameState
+from games import winchance
+from games.models import Game, Seat
+from games.presenters.analysis import CHART_HEIGHT, CHART_PAD, CHART_WIDTH
+from games.presenters.coach import coach_allowed
+from games.presenters.players import is_own, seat_name
+
+
+def may_see(game: Game, viewer: Seat | None) -> bool:
+    """Whether this page may show the game's chances (see the module's docstring)."""
+    if game.status == Game.Status.FINISHED:
+        return True
+    if viewer is None:
+        return game.reveal_after is None
+    return coach_allowed(game)
+
+
+def position_chances(state: GameState) -> tuple[float, float] | None:
+    """The two players' chances in this position; None for another number of players, a
+    forfeit (the game is then one player's), or while the model is not ready."""
+    if len(state.cards) != 2 or state.forfeited:
+        return None
+    dice = tuple(sorted(state.turn.dice)) or None
+    return winchance.chances(state.cards, state.current, dice, state.turn.rolls_left)
+
+
+def percents(chances: Sequence[float]) -> tuple[int, int]:
+    """Whole percents that add up to 100: the first rounded, the second what is left."""
+    first = min(100, max(0, round(100 * chances[0])))
+    return first, 100 - first
+
+
+def win_bar(
+    game: Game, seats: Sequence[Seat], state: GameState, viewer: Seat | None, *, now: bool
+) -> dict | None:
+    """The bar's figures for this page, or None where it is not shown.
+
+    ``now``: the game page as the game is now, where a finished game shows its result instead.
+    """
+    if len(seats) != 2 or (now and state.finished) or not may_see(game, viewer):
+        return None
+    chances = position_chances(state)
+    if chances is None:
+        return None
+    names = [seat_name(seat, own=is_own(seat, viewer)) for seat in seats]
+    shares = percents(chances)
+    players = [
+        {
+            "position": position,
+            "percent": percent,
+            "line": gettext("%(name)s %(percent)s%%") % {"name": name, "percent": percent},
+        }
+        for position, (name, percent) in enumerate(zip(names, shares, strict=True))
+    ]
+    return {"players": players, "first": shares[0], "second": shares[1]}
+
+
+def win_line(game: Game, actions: Sequence[tuple[int, str, dict]]) -> dict | None:
+    """The first player's chance to win before each roll and score of a finished two-player
+    game, and at its end, as the analysis page draws it; None where there is no bar."""
+    seats = game.ordered_seats()
+    if len(seats) != 2:
+        return None
+    state = GameState.new(2, rules=game.rules)
+    values = []
+    for action in [*actions, None]:
+        if state.forfeited:  # one player's game from here: the line stops
+            break
+        if action is None or action[1] != "hold":
+            chances = position_chances(state)
+            if chances is None:
+                return None
+            values.append(percents(chances)[0])
+        if action is not None:
+            state = state.apply(*action)
+    return _chart(values, seat_name(seats[0], own=False)) if len(values) > 1 else None
+
+
+def _chart(values: list[int], name: str) -> dict:
+    """Points of a line of percents over the analysis chart's frame (0% at the bottom)."""
+    step = (CHART_WIDTH - 2 * CHART_PAD) / max(len(values) - 1, 1)
+
+    def y(percent: float) -> float:
+        return round(CHART_HEIGHT - CHART_PAD - percent / 100 * (CHART_HEIGHT - 2 * CHART_PAD), 1)
+
+    points = [(round(CHART_PAD + i * step, 1), y(v), v) for i, v in enumerate(values)]
+    return {
+        "name": name,
+        "polyline": " ".join(f"{x},{y_}" for x, y_, _ in points),
+        "points": [{"x": x, "y": y_, "percent": v} for x, y_, v in points],
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "pad": CHART_PAD,
+        "y_full": y(100),
+        "y_half": y(50),
+        "y_none": y(0),
+        "end": values[-1],
+    }

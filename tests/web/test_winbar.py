@@ -1,0 +1,182 @@
+"""The win-probability bar: on every page of a two-player game that may show it, with figures
+that add up to 100 and follow the model; in the replay, the analysis chart and the pushes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.socket_messages import GameChanged
+from engine.flow import replay
+from games import services
+from games.live.redraws import render_context
+from games.models import Game, Seat
+from games.presenters.parts import redrawn
+from games.events import Change
+from tests.clients import client_for, online_game
+from tests.factories import VISITOR, act, make_game, play_out
+
+pytestmark = pytest.mark.django_db
+
+SHARE = re.compile(r'<span class="who seat-(\d)">([^<]*?) (\d+)%</span>')
+
+
+def bar(page: str) -> list[tuple[str, int]]:
+    """The names and percents the bar shows, first seat first ([] when there is no bar)."""
+    block = page.split('id="winbar"', 1)[1].split("</div>", 1)[0] if 'id="winbar"' in page else ""
+    return [(name, int(percent)) for _, name, percent in SHARE.findall(block)]
+
+
+def computer_game(strength: str = "optimal") -> Game:
+    return services.start_game(VISITOR, ["", ""], mode=Game.Mode.COMPUTER, bots={1: strength})
+
+
+def expected(game: Game, model) -> int:
+    state = game.state()
+    dice = tuple(sorted(state.turn.dice)) or None
+    return round(100 * model.chances(state.cards, state.current, dice, state.turn.rolls_left)[0])
+
+
+def test_a_game_against_the_computer_shows_both_chances_adding_up_to_100(win_models):
+    game = computer_game()
+    page = client_for().get(f"/game/{game.id}/").text
+    shares = bar(page)
+    assert [name for name, _ in shares] == ["You", "Computer (perfect)"]
+    assert sum(percent for _, percent in shares) == 100
+    assert shares[0][1] == expected(game, win_models[game.rules])
+    assert "Chance to win:" in page
+    # A drawn bar too, its two parts as wide as the figures, without a style attribute (CSP).
+    drawn = page.split('class="winbar-bar"', 1)[1].split("</svg>", 1)[0]
+    assert f'width="{shares[0][1]}"' in drawn and f'width="{shares[1][1]}"' in drawn
+    assert "style=" not in drawn
+
+
+def test_the_bar_follows_each_roll_and_not_a_hold(win_models):
+    game = computer_game()
+    before = bar(client_for().get(f"/game/{game.id}/").text)
+    act(game, "roll", dice=[6, 6, 6, 6, 6])
+    game.refresh_from_db()
+    after = bar(client_for().get(f"/game/{game.id}/").text)
+    assert after[0][1] > before[0][1]  # a Yahtzee on the first roll
+    assert after[0][1] == expected(game, win_models[game.rules])
+    act(game, "hold", die=0, held=True)
+    assert bar(client_for().get(f"/game/{game.id}/").text) == after
+
+
+def test_the_bar_in_spanish(win_models):
+    game = computer_game()
+    client = client_for()
+    client.cookies["django_language"] = "es"
+    page = client.get(f"/game/{game.id}/", headers={"Accept-Language": "es"}).text
+    assert "Probabilidad de ganar:" in page
+    assert [name for name, _ in bar(page)] == ["Tú", "Máquina (perfecta)"]
+
+
+def test_a_pass_the_phone_game_of_two_shows_it_and_of_three_does_not(win_models):
+    two = services.start_game(VISITOR, ["Ana", "Bo"], mode=Game.Mode.LOCAL)
+    shares = bar(client_for().get(f"/game/{two.id}/").text)
+    assert [name for name, _ in shares] == ["Ana", "Bo"]
+    assert sum(percent for _, percent in shares) == 100
+    three = services.start_game(VISITOR, ["Ana", "Bo", "Cy"], mode=Game.Mode.LOCAL)
+    assert bar(client_for().get(f"/game/{three.id}/").text) == []
+
+
+def test_no_bar_in_a_solo_game(win_models):
+    game = make_game()
+    act(game, "roll", dice=[1, 2, 3, 4, 6])
+    page = client_for().get(f"/game/{game.id}/").text
+    assert bar(page) == [] and "Chance to win" not in page
+
+
+def test_online_players_go_without_it_and_watchers_see_it(win_models):
+    game, ana, bo = online_game()
+    assert bar(ana.get(f"/game/{game.id}/").text) == []
+    assert bar(bo.get(f"/game/{game.id}/").text) == []
+    shares = bar(client_for("stranger").get(f"/game/{game.id}/").text)
+    assert [name for name, _ in shares] == ["Ana", "Bo"]
+    assert sum(percent for _, percent in shares) == 100
+
+
+def test_no_bar_for_a_berserk_tournament_seat(win_models):
+    game = computer_game()
+    Seat.objects.filter(game=game, position=0).update(berserk=True)
+    assert bar(client_for().get(f"/game/{game.id}/").text) == []
+
+
+def test_no_bar_for_a_watcher_where_others_play_the_same_dice(win_models):
+    game, _, _ = online_game()
+    Game.objects.filter(pk=game.pk).update(reveal_after="2999-01-01T00:00:00Z")
+    assert bar(client_for("stranger").get(f"/game/{game.id}/").text) == []
+
+
+def test_no_bar_for_a_rule_set_without_a_model(win_models, monkeypatch):
+    from games import winchance
+
+    game = computer_game()
+    monkeypatch.setattr(winchance, "model", lambda rules=None: None)
+    page = client_for().get(f"/game/{game.id}/").text
+    assert bar(page) == [] and 'id="winbar"' in page  # the empty place a push would fill
+
+
+def test_a_watchers_push_after_a_roll_carries_the_new_chances(win_models):
+    game, ana, _ = online_game()
+    first = game.ordered_seats()[game.state().current].visitor
+    act(game, "roll", visitor=first, dice=[6, 6, 6, 6, 6])
+    game = Game.objects.prefetch_related("seats").get(pk=game.pk)
+    parts, onlookers = redrawn(Change(action="roll"), game)
+    message = GameChanged(parts=list(parts), onlookers=list(onlookers), mover=first)
+    html = render_context(game, None, {"language": "en", "csrf_token": "x"}, message)
+    assert 'id="winbar" class="winbar" hx-swap-oob="innerHTML"' in html
+    shares = bar(html)
+    assert sum(percent for _, percent in shares) == 100
+    assert shares[0][1] == expected(game, win_models[game.rules])
+    # A hold changes no chance: it is not pushed again.
+    parts, onlookers = redrawn(Change(action="hold"), game)
+    assert "winbar" not in onlookers
+
+
+@pytest.fixture
+def two_player_game(win_models) -> Game:
+    game = services.start_game(VISITOR, ["Ana", "Bo"], mode=Game.Mode.LOCAL)
+    return play_out(game)
+
+
+def test_the_replay_shows_the_chances_at_every_step(two_player_game):
+    game = two_player_game
+    client = client_for()
+    first = bar(client.get(f"/game/{game.id}/replay/?at=0").text)
+    assert [name for name, _ in first] == ["Ana", "Bo"]
+    assert sum(percent for _, percent in first) == 100
+    last_page = client.get(f"/game/{game.id}/replay/").text
+    last = re.search(r'max="(\d+)"', last_page)[1]
+    end = bar(client.get(f"/game/{game.id}/replay/?at={last}").text)
+    state = game.state()
+    winner = max(range(2), key=lambda seat: state.cards[seat].total)
+    tie = state.cards[0].total == state.cards[1].total
+    assert end[winner][1] == (50 if tie else 100)
+
+
+def test_the_game_page_of_a_finished_game_shows_the_result_not_the_bar(two_player_game):
+    assert bar(client_for().get(f"/game/{two_player_game.id}/").text) == []
+
+
+def test_the_analysis_draws_the_first_players_chances_through_the_game(two_player_game):
+    game = two_player_game
+    page = client_for().get(f"/game/{game.id}/analysis/").text
+    assert "Ana&#x27;s chance to win through the game" in page
+    chart = page.split('class="chart win-chart"', 1)[1].split("</svg>", 1)[0]
+    positions = sum(a.kind != "hold" for a in game.actions.all()) + 1
+    assert chart.count("<circle") == positions
+    percents = [int(p) for p in re.findall(r"<title>(\d+)%</title>", chart)]
+    assert all(0 <= p <= 100 for p in percents)
+    state = replay(list(game.actions.order_by("seq").values_list("seat", "kind", "payload")), 2)
+    assert percents[-1] == (100 if state.cards[0].total > state.cards[1].total else
+                            50 if state.cards[0].total == state.cards[1].total else 0)
+
+
+def test_no_chances_chart_for_a_solo_game(win_models, strategy_tables):
+    game = play_out(make_game())
+    page = client_for().get(f"/game/{game.id}/analysis/").text
+    assert "win-chart" not in page
+
