@@ -21,8 +21,8 @@ from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm
 from games.models import Game
 from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
-from games.presenters.winbar import win_line
 from games.presenters.parts import changed_parts
+from games.presenters.winbar import win_line
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
 

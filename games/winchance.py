@@ -40,10 +40,12 @@ def model(rules: RuleSet = YAHTZEE) -> WinModel | None:
             return _models[key]
         if key in _failed:
             return None
+        if not WinModel.exists(rules, storage.cache_dir()):
+            return None  # a stat a request until `manage.py solve` has built its moments
         try:
-            loaded = WinModel.load(rules, storage.cache_dir())
+            loaded = WinModel.load(rules, storage.cache_dir(), build_if_missing=False)
         except FileNotFoundError:
-            return None  # built by `manage.py solve` with its points table: asked again later
+            return None  # removed since the stat
         except ValueError as damage:  # storage.DamagedTable, or a rule set it cannot take
             _failed.add(key)
             logger.error("Win-chance model of %s not loaded: %s", rules.key, damage)

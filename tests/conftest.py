@@ -114,6 +114,15 @@ def strategy_tables():
     return {rules: Advisor.load(rules) for rules in RULE_SETS.values() if solvable(rules)}
 
 
+@pytest.fixture(scope="session")
+def win_models(strategy_tables):
+    """The two-player win-chance models of the rule sets with a table, built once if missing
+    (their moments beside the tables), by rule set."""
+    from engine.strategy.winning import WinModel
+
+    return {rules: WinModel.load(rules) for rules in strategy_tables}
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--sqlite-on-disk",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from engine.rules import Scorecard
-from engine.strategy import odds
-from engine.strategy.winning import points_vs_win
+from engine.strategy import odds, winning
 from games import advice, winchance
 from games.models import Game
 from games.presenters.words import label
@@ -57,7 +56,8 @@ def split_line(game: Game, state) -> str | None:
     if len(state.cards) != 2 or state.forfeited or model is None or advisor is None:
         return None
     turn, card = state.turn, state.cards[state.current]
-    split = points_vs_win(model, advisor, state.cards, state.current, turn.dice, turn.rolls_left)
+    cards, current = state.cards, state.current
+    split = winning.points_vs_win(model, advisor, cards, current, turn.dice, turn.rolls_left)
     if split is None:
         return None
     for_points, to_win = (move_words(move, card, turn.dice) for move in split)

@@ -7,10 +7,10 @@ and the analysis page's chart.
 
 Who sees it: the same rule as the coach's (``coach_allowed``) for a game's players while it is
 played, since a bar that moves with every roll is advice of a kind; the watchers of an online
-game do see it, as chess sites show their evaluation to spectators (it does not change with the
-dice held, so nobody can ask it which keep is best), but not those of a game whose dice others
-play too (the daily challenge, a duplicate round: ``reveal_after``); once a game is over,
-everyone who may see it.
+game do see it, as chess broadcasts show their evaluation to spectators: it does not change with
+the dice held, so a player who opens the game in a second browser cannot ask it which keep is
+best (a game whose dice others play the same day has no watchers: ``Game.open_to``). Once a
+game is over, everyone who may see it.
 """
 
 from __future__ import annotations
@@ -31,9 +31,7 @@ def may_see(game: Game, viewer: Seat | None) -> bool:
     """Whether this page may show the game's chances (see the module's docstring)."""
     if game.status == Game.Status.FINISHED:
         return True
-    if viewer is None:
-        return game.reveal_after is None
-    return coach_allowed(game)
+    return viewer is None or coach_allowed(game)
 
 
 def position_chances(state: GameState) -> tuple[float, float] | None:
