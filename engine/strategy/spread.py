@@ -170,6 +170,7 @@ class TurnSpread:
         ys = np.asarray(ys, dtype=np.intp)
         s0, e1, e2, best = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
         self.roll_values = s0
+        self.best_box = best
         self.rolls = np.stack(roll_moments(masks, us, ys, best, moments, rules))
         self.values = (e1, e2)
         k1 = np.stack([keep_values(m) for m in self.rolls])

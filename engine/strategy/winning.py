@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from math import erf, sqrt
+from math import pi, sqrt
 
 import numpy as np
 
@@ -38,29 +38,58 @@ from engine.strategy.spread import (
 
 _TIE = 12  # decimals: chances equal to 1e-12 count as tied (then scoring sorts before keeping)
 _SQRT2 = sqrt(2.0)
+_DENSITY = 1 / sqrt(2 * pi)
 
 
-def cumulants(raw: Sequence[float]) -> tuple[float, float, float, float]:
-    """The first four cumulants (mean, variance, 3rd, 4th) from raw moments E[X^1..4]."""
+def cumulants(raw: np.ndarray) -> np.ndarray:
+    """The first four cumulants (mean, variance, 3rd, 4th) from raw moments E[X^1..4], (4, ...)."""
     m1, m2, m3, m4 = raw
-    var = m2 - m1 * m1
+    var = np.maximum(m2 - m1 * m1, 0.0)
     k3 = m3 - 3 * m1 * m2 + 2 * m1**3
     k4 = m4 - 4 * m1 * m3 - 3 * m2 * m2 + 12 * m1 * m1 * m2 - 6 * m1**4
-    return m1, max(var, 0.0), k3, k4
+    return np.stack([m1, var, k3, k4])
 
 
-def win_chance(lead: float, mine: Sequence[float], theirs: Sequence[float]) -> float:
-    """Chance that ``lead`` + my points to come beats theirs, a draw counting half.
+def normal_cdf(x: np.ndarray) -> np.ndarray:
+    """The standard normal distribution function, elementwise (within 1.5e-7, A&S 7.1.26)."""
+    z = np.abs(x) / _SQRT2
+    t = 1 / (1 + 0.3275911 * z)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    half_tail = 0.5 * poly * np.exp(-z * z)
+    return np.where(x >= 0, 1 - half_tail, half_tail)
 
-    ``mine`` and ``theirs`` are the cumulants of the two players' points to come (independent).
-    Totals are whole points, so "more, or half of equal" is the difference being above zero once
-    it is spread continuously (the half-point either side of 0 splits the draw).
+
+def win_chances(lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Chance that ``lead`` + my points to come beat theirs, a draw counting half, elementwise.
+
+    ``mine`` and ``theirs`` (4, ...) are the raw moments of the two players' points to come,
+    which are independent: the difference D = lead + mine - theirs has the sum of their
+    cumulants (odd ones subtracted). Totals are whole points, so "more, or half of equal" is D
+    above 0 once spread continuously (half a point either side of 0 splits the draw). The normal
+    of D's mean and variance alone is 4 points too timid in the middle tenths (bonuses and
+    Yahtzees skew the points to come; docs/benchmarks.md), so its distribution function gets
+    the Edgeworth terms of D's skewness and excess kurtosis.
     """
+    mine, theirs = cumulants(mine), cumulants(theirs)
     mean = lead + mine[0] - theirs[0]
     var = mine[1] + theirs[1]
-    if var < 1e-9:
-        return 1.0 if mean > 0.25 else 0.0 if mean < -0.25 else 0.5
-    return 0.5 * (1 + erf(mean / sqrt(var) / _SQRT2))
+    sure = np.where(mean > 0.25, 1.0, np.where(mean < -0.25, 0.0, 0.5))
+    spread = var >= 1e-9
+    sd = np.sqrt(np.where(spread, var, 1.0))
+    skew = (mine[2] - theirs[2]) / sd**3
+    kurt = (mine[3] + theirs[3]) / sd**4
+    # P(D > 0) = 1 - F(x) at x = -mean/sd, F(x) = Phi(x) - phi(x) (skew/6 He2(x)
+    # + kurt/24 He3(x) + skew^2/72 He5(x)), He the Hermite polynomials.
+    x = -mean / sd
+    hermite = (
+        skew / 6 * (x * x - 1)
+        + kurt / 24 * (x**3 - 3 * x)
+        + skew * skew / 72 * (x**5 - 10 * x**3 + 15 * x)
+    )
+    chance = normal_cdf(-x) + np.exp(-x * x / 2) * _DENSITY * hermite
+    return np.where(spread, np.clip(chance, 0.0, 1.0), sure)
 
 
 class WinModel:
@@ -122,20 +151,18 @@ class WinModel:
                 self._cache.popitem(last=False)
         return spread
 
-    def _between(self, card: Scorecard) -> tuple[float, ...]:
-        """Cumulants of the points ``card`` will still score from the start of a turn."""
-        if card.is_full:
-            return (0.0, 0.0, 0.0, 0.0)
-        return cumulants(self.moments[state_of(card)].tolist())
+    def _between(self, card: Scorecard) -> np.ndarray:
+        """Raw moments (4,) of the points ``card`` will still score from the start of a turn."""
+        return self.moments[state_of(card)]  # a full card's are 0
 
-    def _inside(self, card: Scorecard, dice: tuple[int, ...], rolls_left: int) -> tuple[float, ...]:
-        """Cumulants of the points to come with ``dice`` showing, playing for points from here."""
+    def _inside(self, card: Scorecard, dice: tuple[int, ...], rolls_left: int) -> np.ndarray:
+        """Raw moments (4,) of the points to come with ``dice`` showing, playing for points."""
         spread = self._spread(state_of(card))
         roll = ROLL_INDEX[dice]
         if rolls_left == 0:
-            return cumulants(spread.rolls[:, roll, 0].tolist())
+            return spread.rolls[:, roll, 0]
         choice = (spread.choice1 if rolls_left == 1 else spread.choice2)[roll, 0]
-        return cumulants(spread.keeps[rolls_left - 1][:, choice, 0].tolist())
+        return spread.keeps[rolls_left - 1][:, choice, 0]
 
     def _check(
         self, cards: Sequence[Scorecard], current: int, dice: object, rolls_left: int
@@ -173,7 +200,7 @@ class WinModel:
             mine = self._between(mover)
         else:
             mine = self._inside(mover, held, rolls_left)
-        chance = win_chance(mover.total - other.total, mine, self._between(other))
+        chance = float(win_chances(mover.total - other.total, mine, self._between(other)))
         return (chance, 1 - chance) if current == 0 else (1 - chance, chance)
 
     def move_chances(
@@ -194,20 +221,28 @@ class WinModel:
         mover, other = cards[current], cards[1 - current]
         if mover.is_full:
             return []
-        theirs = self._between(other)
-        moves: list[tuple[Move, float]] = []
+        moves: list[Move] = []
+        mine: list[np.ndarray] = []
+        leads: list[int] = []
         if rolls_left:
             keeps = self._spread(state_of(mover)).keeps[rolls_left - 1]
-            lead = mover.total - other.total
-            for k in SUB_KEEPS[ROLL_INDEX[held]]:
-                mine = cumulants(keeps[:, k, 0].tolist())
-                moves.append((("keep", KEEPS[k]), win_chance(lead, mine, theirs)))
+            subs = list(SUB_KEEPS[ROLL_INDEX[held]])
+            moves += [("keep", KEEPS[k]) for k in subs]
+            mine.append(keeps[:, subs, 0])
+            leads += [mover.total - other.total] * len(subs)
         for box in mover.options(held):
             after = mover.fill(box, held)
-            lead = after.total - other.total
-            moves.append((("score", box), win_chance(lead, self._between(after), theirs)))
-        moves.sort(key=lambda m: (-round(m[1], _TIE), m[0][0] != "score"))
-        return moves
+            moves.append(("score", box))
+            mine.append(self._between(after)[:, None])
+            leads.append(after.total - other.total)
+        chances = win_chances(
+            np.array(leads, dtype=float),
+            np.concatenate(mine, axis=1),
+            self._between(other)[:, None],
+        )
+        ranked = list(zip(moves, chances.tolist(), strict=True))
+        ranked.sort(key=lambda m: (-round(m[1], _TIE), m[0][0] != "score"))
+        return ranked
 
     def best_move(
         self, cards: Sequence[Scorecard], current: int, dice: Sequence[int], rolls_left: int
