@@ -260,7 +260,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         advisor=advisor,
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
-    context["win_line"] = win_line(game, actions)  # a two-player game's chances through it
+    context["win_line"] = win_line(game, actions, visitor_id(request))  # two players' chances
     return render(request, "games/analysis.html", context)
 
 

@@ -74,9 +74,12 @@ def win_bar(
     return {"players": players, "first": shares[0], "second": shares[1]}
 
 
-def win_line(game: Game, actions: Sequence[tuple[int, str, dict]]) -> dict | None:
+def win_line(
+    game: Game, actions: Sequence[tuple[int, str, dict]], visitor: str | None
+) -> dict | None:
     """The first player's chance to win before each roll and score of a finished two-player
-    game, and at its end, as the analysis page draws it; None where there is no bar."""
+    game, and at its end, as the analysis page draws it (the second's is the rest up to 100);
+    None where there is no bar. ``visitor`` reads its own seat as "You"."""
     seats = game.ordered_seats()
     if len(seats) != 2:
         return None
@@ -92,26 +95,36 @@ def win_line(game: Game, actions: Sequence[tuple[int, str, dict]]) -> dict | Non
             values.append(percents(chances)[0])
         if action is not None:
             state = state.apply(*action)
-    return _chart(values, seat_name(seats[0], own=False)) if len(values) > 1 else None
+    if len(values) < 2:
+        return None
+    viewer = game.seat_of(visitor)
+    names = [seat_name(seat, own=is_own(seat, viewer)) for seat in seats]
+    end = values[-1]
+    return _chart(values) | {"names": names, "first_end": end, "second_end": 100 - end}
 
 
-def _chart(values: list[int], name: str) -> dict:
-    """Points of a line of percents over the analysis chart's frame (0% at the bottom)."""
+def _chart(values: list[int]) -> dict:
+    """A line of percents over the analysis chart's frame (0% at the bottom), and the area under
+    it closed along the bottom."""
     step = (CHART_WIDTH - 2 * CHART_PAD) / max(len(values) - 1, 1)
 
     def y(percent: float) -> float:
         return round(CHART_HEIGHT - CHART_PAD - percent / 100 * (CHART_HEIGHT - 2 * CHART_PAD), 1)
 
     points = [(round(CHART_PAD + i * step, 1), y(v), v) for i, v in enumerate(values)]
+    line = " ".join(f"{x},{y_}" for x, y_, _ in points)
+    left, right = points[0][0], points[-1][0]
     return {
-        "name": name,
-        "polyline": " ".join(f"{x},{y_}" for x, y_, _ in points),
+        "polyline": line,
+        "area": f"{left},{y(0)} {line} {right},{y(0)}",
         "points": [{"x": x, "y": y_, "percent": v} for x, y_, v in points],
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "pad": CHART_PAD,
+        "left": left,
+        "span": round(right - left, 1),
         "y_full": y(100),
         "y_half": y(50),
         "y_none": y(0),
-        "end": values[-1],
+        "full_height": round(y(0) - y(100), 1),
     }
