@@ -29,7 +29,7 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.urls import game_urls
-from games.presenters.winbar import win_bar
+from games.presenters.winbar import may_show, win_bar
 from games.presenters.words import label, phrases
 
 
@@ -311,7 +311,7 @@ def _winbar_context(view: GameView) -> dict:
     bar = Later(
         lambda: win_bar(view.game, view.seats, view.state, view.seat, now=view.now), view.language
     )
-    return {"winbar": bar}
+    return {"winbar": bar, "winbar_styles": may_show(view.game, view.seats, view.seat)}
 
 
 def resign_context(game: Game, position: int) -> dict:

@@ -34,6 +34,12 @@ def may_see(game: Game, viewer: Seat | None) -> bool:
     return viewer is None or coach_allowed(game)
 
 
+def may_show(game: Game, seats: Sequence[Seat], viewer: Seat | None) -> bool:
+    """Whether this page can show the bar at all (and so links its styles): two players, a
+    viewer who may see it, a model of the game's rule set loaded."""
+    return len(seats) == 2 and may_see(game, viewer) and winchance.is_ready(game.rules)
+
+
 def position_chances(state: GameState) -> tuple[float, float] | None:
     """The two players' chances in this position; None for another number of players, a
     forfeit (the game is then one player's), or while the model is not ready."""

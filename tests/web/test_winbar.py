@@ -8,11 +8,15 @@ import re
 import pytest
 
 from core.socket_messages import GameChanged
+from engine.flow import GameState
+from engine.rulesets import YAHTZEE, YATZY
+from engine.strategy import storage
 from games import services
 from games.events import Change
 from games.live.redraws import render_context
 from games.models import Game, Seat
 from games.presenters.parts import redrawn
+from games.presenters.winbar import position_chances
 from tests.clients import client_for, online_game
 from tests.factories import VISITOR, act, make_game, play_out
 
@@ -45,6 +49,7 @@ def test_a_game_against_the_computer_shows_both_chances_adding_up_to_100(win_mod
     assert sum(percent for _, percent in shares) == 100
     assert shares[0][1] == expected(game, win_models[game.rules])
     assert "Chance to win:" in page
+    assert "css/winbar" in page  # its styles, linked by the pages that can show it
     # A drawn bar too, its two parts as wide as the figures, without a style attribute (CSP).
     drawn = page.split('class="winbar-bar"', 1)[1].split("</svg>", 1)[0]
     assert f'width="{shares[0][1]}"' in drawn and f'width="{shares[1][1]}"' in drawn
@@ -86,11 +91,13 @@ def test_no_bar_in_a_solo_game(win_models):
     act(game, "roll", dice=[1, 2, 3, 4, 6])
     page = client_for().get(f"/game/{game.id}/").text
     assert bar(page) == [] and "Chance to win" not in page
+    assert "css/winbar" not in page  # nor its styles: the page weighs what it did
 
 
 def test_online_players_go_without_it_and_watchers_see_it(win_models):
     game, ana, bo = online_game()
-    assert bar(ana.get(f"/game/{game.id}/").text) == []
+    page = ana.get(f"/game/{game.id}/").text
+    assert bar(page) == [] and "css/winbar" not in page
     assert bar(bo.get(f"/game/{game.id}/").text) == []
     shares = bar(client_for("stranger").get(f"/game/{game.id}/").text)
     assert [name for name, _ in shares] == ["Ana", "Bo"]
@@ -103,13 +110,18 @@ def test_no_bar_for_a_berserk_tournament_seat(win_models):
     assert bar(client_for().get(f"/game/{game.id}/").text) == []
 
 
-def test_no_bar_for_a_rule_set_without_a_model(win_models, monkeypatch):
-    from games import winchance
+def test_no_chances_for_a_rule_set_the_solver_cannot_solve_yet(win_models):
+    assert position_chances(GameState.new(2, rules=YATZY)) is None
+    assert position_chances(GameState.new(2, rules=YAHTZEE)) == pytest.approx((0.5, 0.5))
 
+
+def test_no_bar_while_the_models_moments_are_missing(win_models, tmp_path, monkeypatch):
+    table = storage.table_path(YAHTZEE)
+    (tmp_path / table.name).symlink_to(table)  # the points table, not yet the moments
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
     game = computer_game()
-    monkeypatch.setattr(winchance, "model", lambda rules=None: None)
     page = client_for().get(f"/game/{game.id}/").text
-    assert bar(page) == [] and 'id="winbar"' in page  # the empty place a push would fill
+    assert "Computer (perfect)" in page and bar(page) == [] and "css/winbar" not in page
 
 
 def test_a_watchers_push_after_a_roll_carries_the_new_chances(win_models):
