@@ -16,10 +16,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.strategy.dice import KEEP_COUNTS, NUM_DICE, ROLL_OFFSET, keep_index_from_counts
+from engine.strategy.chances import TurnChances
+from engine.strategy.dice import (
+    KEEP_COUNTS,
+    NUM_DICE,
+    ROLL_OFFSET,
+    SUB_KEEPS_PADDED,
+    keep_index_from_counts,
+)
 from engine.strategy.points import NUM_BOXES
-from engine.strategy.spread import TurnSpread, score_step
-from engine.strategy.winning import WinModel, win_chances
+from engine.strategy.spread import score_step
+from engine.strategy.winning import WinModel
 
 BINS = 10
 """The calibration table's bins: tenths of predicted chance."""
@@ -86,44 +93,75 @@ def play_duels(
     games = len(dice)
     every = np.arange(games)
     seats = [_fresh(games), _fresh(games)]
-    table, moments, rules = model.advisor.table, model.moments, model.rules
+    tables = model.tables
     records: list[tuple[int, int, int, np.ndarray]] = []
     for turn in range(NUM_BOXES):
         for p in (0, 1):
             me, other = seats[p], seats[1 - p]
-            theirs = moments[other.masks, other.us, other.ys].T  # a full card's are 0
-            lead = (me.totals - other.totals).astype(float)
+            spread = tables.spread((me.masks, me.us, me.ys))
+            lead = me.totals - other.totals
+            chances = TurnChances(tables, spread, lead, (other.masks, other.us, other.ys))
             if record:
-                mine = moments[me.masks, me.us, me.ys].T
-                records.append((p, turn, 3, win_chances(lead, mine, theirs)))
-            spread = TurnSpread(me.masks, me.us, me.ys, table, moments, rules)
-            counts = _ONE_HOT[dice[:, p, turn, 0]].sum(axis=1)
-            roll = keep_index_from_counts(counts) - ROLL_OFFSET
+                records.append((p, turn, 3, chances.start()))
+            roll = _roll(dice[:, p, turn, 0])
             standing = np.zeros(games, dtype=bool)
+            box = np.full(games, -1, dtype=np.intp)
             for rolls_left, throw in ((2, 1), (1, 2)):
-                choice = spread.choice2 if rolls_left == 2 else spread.choice1
-                keep = choice[roll, every]
                 if record:
-                    mine = spread.keeps[rolls_left - 1][:, keep, every]
-                    chance = win_chances(lead, mine, theirs)
+                    chance = chances.at(roll, rolls_left)
                     records.append((p, turn, rolls_left, np.where(standing, np.nan, chance)))
+                if to_win[p]:
+                    keep, scores = _to_win(chances, roll, rolls_left)
+                    box = np.where(standing | (scores < 0), box, scores)
+                else:
+                    keep = (spread.choice2 if rolls_left == 2 else spread.choice1)[roll, every]
                 standing |= keep >= ROLL_OFFSET
-                kept = KEEP_COUNTS[keep]
-                rerolled = NUM_DICE - kept.sum(axis=1)
-                fresh = (
-                    _ONE_HOT[dice[:, p, turn, throw]]
-                    * (np.arange(NUM_DICE) < rerolled[:, None])[:, :, None]
-                )
-                roll = keep_index_from_counts(kept + fresh.sum(axis=1)) - ROLL_OFFSET
+                keep = np.where(standing, roll + ROLL_OFFSET, keep)
+                roll = _reroll(keep, dice[:, p, turn, throw])
             if record:
-                mine = spread.rolls[:, roll, every]
-                chance = win_chances(lead, mine, theirs)
+                chance = chances.at(roll, 0)
                 records.append((p, turn, 0, np.where(standing, np.nan, chance)))
-            box = spread.best_box[roll, every].astype(np.intp)
-            gain, me.masks, me.us, me.ys = score_step(me.masks, me.us, me.ys, box, roll, rules)
+            if to_win[p]:
+                best = chances.boxes[:, roll, every].argmax(axis=0)
+                box = np.where(box >= 0, box, best)
+            else:
+                box = spread.best_box[roll, every]
+            gain, me.masks, me.us, me.ys = score_step(
+                me.masks, me.us, me.ys, box, roll, tables.rules
+            )
             me.totals = me.totals + gain
     totals = np.stack([seats[0].totals, seats[1].totals], axis=1)
     return totals, records
+
+
+def _roll(faces: np.ndarray) -> np.ndarray:
+    """Roll indices of fresh dice (games, 5)."""
+    return keep_index_from_counts(_ONE_HOT[faces].sum(axis=1)) - ROLL_OFFSET
+
+
+def _reroll(keep: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The rolls after holding ``keep`` (keep indices) and rolling the others: the first of
+    ``faces`` (games, 5) as many as are rolled."""
+    kept = KEEP_COUNTS[keep]
+    rerolled = NUM_DICE - kept.sum(axis=1)
+    fresh = _ONE_HOT[faces] * (np.arange(NUM_DICE) < rerolled[:, None])[:, :, None]
+    return keep_index_from_counts(kept + fresh.sum(axis=1)) - ROLL_OFFSET
+
+
+def _to_win(
+    chances: TurnChances, roll: np.ndarray, rolls_left: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The move of the player who plays to win, as ``WinModel.move_chances`` ranks them: the
+    keep to hold (all five when it scores now) and the box to score now (-1: none)."""
+    every = np.arange(len(roll))
+    candidates = SUB_KEEPS_PADDED[roll]  # (n, 32)
+    keep_chances = chances.to_win[rolls_left][candidates, every[:, None]]
+    best = keep_chances.argmax(axis=1)
+    keep = candidates[every, best]
+    boxes = chances.boxes[:, roll, every]  # (13, n)
+    box = boxes.argmax(axis=0)
+    scores = boxes[box, every] >= keep_chances[every, best]  # a tie scores, as move_chances
+    return np.where(scores, roll + ROLL_OFFSET, keep), np.where(scores, box, -1)
 
 
 def outcome(totals: np.ndarray, seat: int) -> np.ndarray:

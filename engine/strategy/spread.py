@@ -19,6 +19,7 @@ through the turn arrays.
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from math import comb
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from engine.strategy.dice import (
     ROLL_OFFSET,
     ROLL_PROBS,
     ROLLS,
+    TRANSITION,
     keep_values,
 )
 from engine.strategy.points import (
@@ -57,6 +59,7 @@ SPREAD_VERSION = 1
 """Bumped when the moments' meaning or files change."""
 
 _FIRST_FACE = np.array([roll[0] for roll in ROLLS])
+_ROLL_COLUMN = np.arange(len(ROLLS))[:, None]
 _KEEP_ROWS = np.arange(NUM_KEEPS)[:, None]
 
 
@@ -116,8 +119,8 @@ def best_keep_index(values: np.ndarray) -> np.ndarray:
     return index[ROLL_OFFSET:]
 
 
-def _shifted(gain: np.ndarray, after: list[np.ndarray]) -> list[np.ndarray]:
-    """Raw moments of ``gain + X`` from those of X (``after[i]`` = E[X^(i+1)])."""
+def shifted_moments(gain: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Raw moments (MOMENTS, ...) of ``gain + X`` from those of X (``after`` (..., MOMENTS))."""
     powers = [np.ones_like(gain, dtype=float), gain.astype(float)]
     for _ in range(MOMENTS - 1):
         powers.append(powers[-1] * gain)
@@ -125,35 +128,27 @@ def _shifted(gain: np.ndarray, after: list[np.ndarray]) -> list[np.ndarray]:
     for k in range(1, MOMENTS + 1):
         total = powers[k].copy()
         for i in range(1, k + 1):
-            total += comb(k, i) * powers[k - i] * after[i - 1]
+            total += comb(k, i) * powers[k - i] * after[..., i - 1]
         out.append(total)
-    return out
+    return np.stack(out)
 
 
-def roll_moments(
-    masks: np.ndarray,
-    us: np.ndarray,
-    ys: np.ndarray,
-    best_box: np.ndarray,
-    moments: np.ndarray,
-    rules: RuleSet,
-) -> list[np.ndarray]:
-    """Moments (each (252, n)) of the points to come when the turn ends on each roll, the box
-    being ``best_box`` (the one V picks) and ``moments`` the between-turn table."""
-    rolls = np.arange(len(ROLLS))[:, None]
-    gain, masks2, us2, ys2 = score_step(
-        masks[None, :], us[None, :], ys[None, :], best_box.astype(np.intp), rolls, rules
-    )
-    after = moments[masks2, us2, ys2]  # (252, n, MOMENTS)
-    return _shifted(gain, [after[..., i] for i in range(MOMENTS)])
+def _scatter(choice: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """(462, n): the weights of the rolls (252, n) summed onto the keep each roll chooses."""
+    n = choice.shape[1]
+    flat = (choice * n + np.arange(n)).ravel()
+    summed = np.bincount(flat, weights=weight.ravel(), minlength=NUM_KEEPS * n)
+    return summed.reshape(NUM_KEEPS, n)
 
 
 class TurnSpread:
-    """Within-turn moments of many states: for each rolls-left count, keeps' and rolls' moments.
+    """One turn of many states played for points: V's choices and the moments they lead to.
 
-    ``keeps[t]`` (MOMENTS, 462, n): moments of holding each keep with t + 1 rerolls to make;
-    ``rolls`` (MOMENTS, 252, n): moments of ending the turn on each roll. ``values[t]``
-    (462, n) are the keep means (the solver's E1, E2) by which the player chooses.
+    ``best_box``, ``gain`` and ``after`` (each (252, n), ``after`` a (masks, us, ys) triple):
+    the box V fills when the turn ends on each roll, the points that adds, the state it leads to.
+    ``choice1``, ``choice2`` (252, n): the keep V holds from each roll with 1 or 2 rerolls left.
+    ``rolls`` (MOMENTS, 252, n): moments of the points to come when the turn ends on each roll;
+    ``keeps[t]`` (MOMENTS, 462, n): holding each keep with t + 1 rerolls to make.
     """
 
     def __init__(
@@ -165,26 +160,52 @@ class TurnSpread:
         moments: np.ndarray,
         rules: RuleSet,
     ) -> None:
-        masks = np.asarray(masks, dtype=np.int64)
-        us = np.asarray(us, dtype=np.intp)
-        ys = np.asarray(ys, dtype=np.intp)
-        s0, e1, e2, best = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
-        self.roll_values = s0
-        self.best_box = best
-        self.rolls = np.stack(roll_moments(masks, us, ys, best, moments, rules))
+        self.masks = masks = np.asarray(masks, dtype=np.int64)
+        self.us = us = np.asarray(us, dtype=np.intp)
+        self.ys = ys = np.asarray(ys, dtype=np.intp)
+        _, e1, e2, best = turn_arrays(masks, us, ys, table, rules, with_best_box=True)
         self.values = (e1, e2)
-        k1 = np.stack([keep_values(m) for m in self.rolls])
-        choice1 = best_keep_index(e1.copy())
-        f1 = np.take_along_axis(k1, choice1[None], axis=1)
-        k2 = np.stack([keep_values(m) for m in f1])
-        self.keeps = (k1, k2)
+        self.best_box = best.astype(np.intp)
+        self.gain, *after = score_step(
+            masks[None, :], us[None, :], ys[None, :], self.best_box, _ROLL_COLUMN, rules
+        )
+        self.after = tuple(after)
+        self.choice1 = best_keep_index(e1.copy())
         self.choice2 = best_keep_index(e2.copy())
-        self.choice1 = choice1
+        self._moments = moments
+
+    @cached_property
+    def rolls(self) -> np.ndarray:
+        """(MOMENTS, 252, n): moments of the points to come when the turn ends on each roll."""
+        return shifted_moments(self.gain, self._moments[self.after])
+
+    @cached_property
+    def keeps(self) -> tuple[np.ndarray, np.ndarray]:
+        """(MOMENTS, 462, n) each: moments of holding each keep with 1 and 2 rerolls to make."""
+        k1, k2 = zip(*(self.through_turn(m) for m in self.rolls), strict=True)
+        return np.stack(k1), np.stack(k2)
+
+    def through_turn(self, final: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A quantity linear in the turn's last roll, given per roll (252, n), for holding each
+        keep with 1 and with 2 rerolls to make (each (462, n)), V choosing the later keeps."""
+        k1 = keep_values(final)
+        k2 = keep_values(np.take_along_axis(k1, self.choice1, axis=0))
+        return k1, k2
+
+    def at_start(self, k2: np.ndarray) -> np.ndarray:
+        """(n,): the turn-start value of a quantity whose 2-reroll keep values are ``k2``."""
+        return ROLL_PROBS @ np.take_along_axis(k2, self.choice2, axis=0)
 
     def start(self) -> np.ndarray:
         """(MOMENTS, n): moments at the start of the turn (before the first roll)."""
-        f2 = np.take_along_axis(self.keeps[1], self.choice2[None], axis=1)
-        return np.einsum("krn,r->kn", f2, ROLL_PROBS)
+        return np.stack([self.at_start(k2) for k2 in self.keeps[1]])
+
+    def last_roll_chances(self) -> np.ndarray:
+        """(252, n): the chance that the turn ends on each roll, from its start (V's choices)."""
+        reach = np.repeat(ROLL_PROBS[:, None], len(self.masks), axis=1)
+        for choice in (self.choice2, self.choice1):
+            reach = TRANSITION.T @ _scatter(choice, reach)
+        return reach
 
 
 def build_moments(

@@ -18,7 +18,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from math import pi, sqrt
 
 import numpy as np
 
@@ -26,10 +25,11 @@ from engine.rules import Scorecard, check_dice
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import storage
 from engine.strategy.advisor import Advisor, Move, PathLike, State, state_of
+from engine.strategy.chances import TurnChances, WinTables
 from engine.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
+from engine.strategy.endgame import build_endgame
 from engine.strategy.spread import (
     MOMENTS,
-    TurnSpread,
     build_moments,
     load_moments,
     moment_path,
@@ -37,69 +37,18 @@ from engine.strategy.spread import (
 )
 
 _TIE = 12  # decimals: chances equal to 1e-12 count as tied (then scoring sorts before keeping)
-_SQRT2 = sqrt(2.0)
-_DENSITY = 1 / sqrt(2 * pi)
-
-
-def cumulants(raw: np.ndarray) -> np.ndarray:
-    """The first four cumulants (mean, variance, 3rd, 4th) from raw moments E[X^1..4], (4, ...)."""
-    m1, m2, m3, m4 = raw
-    var = np.maximum(m2 - m1 * m1, 0.0)
-    k3 = m3 - 3 * m1 * m2 + 2 * m1**3
-    k4 = m4 - 4 * m1 * m3 - 3 * m2 * m2 + 12 * m1 * m1 * m2 - 6 * m1**4
-    return np.stack([m1, var, k3, k4])
-
-
-def normal_cdf(x: np.ndarray) -> np.ndarray:
-    """The standard normal distribution function, elementwise (within 1.5e-7, A&S 7.1.26)."""
-    z = np.abs(x) / _SQRT2
-    t = 1 / (1 + 0.3275911 * z)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    half_tail = 0.5 * poly * np.exp(-z * z)
-    return np.where(x >= 0, 1 - half_tail, half_tail)
-
-
-def win_chances(lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-    """Chance that ``lead`` + my points to come beat theirs, a draw counting half, elementwise.
-
-    ``mine`` and ``theirs`` (4, ...) are the raw moments of the two players' points to come,
-    which are independent: the difference D = lead + mine - theirs has the sum of their
-    cumulants (odd ones subtracted). Totals are whole points, so "more, or half of equal" is D
-    above 0 once spread continuously (half a point either side of 0 splits the draw). The normal
-    of D's mean and variance alone is 4 points too timid in the middle tenths (bonuses and
-    Yahtzees skew the points to come; docs/benchmarks.md), so its distribution function gets
-    the Edgeworth terms of D's skewness and excess kurtosis.
-    """
-    mine, theirs = cumulants(mine), cumulants(theirs)
-    mean = lead + mine[0] - theirs[0]
-    var = mine[1] + theirs[1]
-    sure = np.where(mean > 0.25, 1.0, np.where(mean < -0.25, 0.0, 0.5))
-    spread = var >= 1e-9
-    sd = np.sqrt(np.where(spread, var, 1.0))
-    skew = (mine[2] - theirs[2]) / sd**3
-    kurt = (mine[3] + theirs[3]) / sd**4
-    # P(D > 0) = 1 - F(x) at x = -mean/sd, F(x) = Phi(x) - phi(x) (skew/6 He2(x)
-    # + kurt/24 He3(x) + skew^2/72 He5(x)), He the Hermite polynomials.
-    x = -mean / sd
-    hermite = (
-        skew / 6 * (x * x - 1)
-        + kurt / 24 * (x**3 - 3 * x)
-        + skew * skew / 72 * (x**5 - 10 * x**3 + 15 * x)
-    )
-    chance = normal_cdf(-x) + np.exp(-x * x / 2) * _DENSITY * hermite
-    return np.where(spread, np.clip(chance, 0.0, 1.0), sure)
 
 
 class WinModel:
     """Two-player win chances for one rule set, from its V table and the moments beside it."""
 
-    def __init__(self, advisor: Advisor, moments: np.ndarray, cache_size: int = 4096) -> None:
+    def __init__(self, advisor: Advisor, moments: np.ndarray, cache_size: int = 1024) -> None:
         self.advisor = advisor
         self.rules = advisor.rules
         self.moments = moments
-        self._cache: OrderedDict[State, TurnSpread] = OrderedDict()
+        endgame = build_endgame(advisor.table, moments, advisor.rules)
+        self.tables = WinTables(advisor.rules, advisor.table, moments, endgame)
+        self._cache: OrderedDict[tuple[State, State, int], TurnChances] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self.build_seconds: float | None = None
@@ -134,35 +83,23 @@ class WinModel:
             moment_path(rules, k, path).exists() for k in range(2, MOMENTS + 1)
         )
 
-    # ----- the spread of one card's points to come ----------------------------------------------
+    # ----- one turn of the mover against the other's card --------------------------------------
 
-    def _spread(self, state: State) -> TurnSpread:
+    def _turn(self, mover: Scorecard, other: Scorecard) -> TurnChances:
+        """The mover's turn against ``other`` (cached: a page asks the same turn again)."""
+        key = (state_of(mover), state_of(other), mover.total - other.total)
         with self._lock:
-            spread = self._cache.get(state)
-            if spread is not None:
-                self._cache.move_to_end(state)
-                return spread
-        spread = TurnSpread(
-            *(np.array([v]) for v in state), self.advisor.table, self.moments, self.rules
-        )
+            turn = self._cache.get(key)
+            if turn is not None:
+                self._cache.move_to_end(key)
+                return turn
+        mine, theirs = (tuple(np.array([v]) for v in s) for s in key[:2])
+        turn = TurnChances(self.tables, self.tables.spread(mine), np.array([key[2]]), theirs)
         with self._lock:
-            self._cache[state] = spread
+            self._cache[key] = turn
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-        return spread
-
-    def _between(self, card: Scorecard) -> np.ndarray:
-        """Raw moments (4,) of the points ``card`` will still score from the start of a turn."""
-        return self.moments[state_of(card)]  # a full card's are 0
-
-    def _inside(self, card: Scorecard, dice: tuple[int, ...], rolls_left: int) -> np.ndarray:
-        """Raw moments (4,) of the points to come with ``dice`` showing, playing for points."""
-        spread = self._spread(state_of(card))
-        roll = ROLL_INDEX[dice]
-        if rolls_left == 0:
-            return spread.rolls[:, roll, 0]
-        choice = (spread.choice1 if rolls_left == 1 else spread.choice2)[roll, 0]
-        return spread.keeps[rolls_left - 1][:, choice, 0]
+        return turn
 
     def _check(
         self, cards: Sequence[Scorecard], current: int, dice: object, rolls_left: int
@@ -196,11 +133,14 @@ class WinModel:
         """
         held = self._check(cards, current, dice, rolls_left)
         mover, other = cards[current], cards[1 - current]
-        if held is None or mover.is_full:
-            mine = self._between(mover)
+        if mover.is_full:  # the game is over (or the cards are): the totals decide
+            lead = np.array(mover.total - other.total)
+            chance = float(self.tables.between(lead, state_of(mover), state_of(other)))
+        elif held is None:
+            chance = float(self._turn(mover, other).start()[0])
         else:
-            mine = self._inside(mover, held, rolls_left)
-        chance = float(win_chances(mover.total - other.total, mine, self._between(other)))
+            roll = np.array([ROLL_INDEX[held]])
+            chance = float(self._turn(mover, other).at(roll, rolls_left)[0])
         return (chance, 1 - chance) if current == 0 else (1 - chance, chance)
 
     def move_chances(
@@ -221,28 +161,18 @@ class WinModel:
         mover, other = cards[current], cards[1 - current]
         if mover.is_full:
             return []
-        moves: list[Move] = []
-        mine: list[np.ndarray] = []
-        leads: list[int] = []
+        turn = self._turn(mover, other)
+        roll = ROLL_INDEX[held]
+        moves: list[tuple[Move, float]] = []
         if rolls_left:
-            keeps = self._spread(state_of(mover)).keeps[rolls_left - 1]
-            subs = list(SUB_KEEPS[ROLL_INDEX[held]])
-            moves += [("keep", KEEPS[k]) for k in subs]
-            mine.append(keeps[:, subs, 0])
-            leads += [mover.total - other.total] * len(subs)
-        for box in mover.options(held):
-            after = mover.fill(box, held)
-            moves.append(("score", box))
-            mine.append(self._between(after)[:, None])
-            leads.append(after.total - other.total)
-        chances = win_chances(
-            np.array(leads, dtype=float),
-            np.concatenate(mine, axis=1),
-            self._between(other)[:, None],
-        )
-        ranked = list(zip(moves, chances.tolist(), strict=True))
-        ranked.sort(key=lambda m: (-round(m[1], _TIE), m[0][0] != "score"))
-        return ranked
+            keeps = turn.to_win[rolls_left][:, 0]
+            moves += [(("keep", KEEPS[k]), float(keeps[k])) for k in SUB_KEEPS[roll]]
+        boxes = turn.boxes[:, roll, 0]
+        moves += [
+            (("score", box), float(boxes[self.rules.index(box)])) for box in mover.options(held)
+        ]
+        moves.sort(key=lambda m: (-round(m[1], _TIE), m[0][0] != "score"))
+        return moves
 
     def best_move(
         self, cards: Sequence[Scorecard], current: int, dice: Sequence[int], rolls_left: int

@@ -1,0 +1,98 @@
+"""The last turns exactly: whole distributions of the points still to come, few boxes open.
+
+Moments say little about a card with one box left: its points to come may be 0 or 50 and
+nothing between. For every state with at most ``ENDGAME_BOXES`` boxes open this module holds
+the exact distribution of the points still to come under perfect-points play (V's choices), as
+a row of ``SUPPORT`` probabilities of 0, 1, 2 ... points, built from the full card up: a state's
+distribution is the mixture, over the roll its turn ends on (``TurnSpread.last_roll_chances``),
+of the next state's distribution shifted by the points the box adds. It takes about a second
+and a few MB, so it is built when a ``WinModel`` loads rather than stored.
+
+``versus`` turns two players' rows into the exact chance that one beats the other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.rulesets import RuleSet
+from engine.strategy.points import FULL_MASK, NUM_BOXES, NUM_MASKS, TABLE_SHAPE
+from engine.strategy.solver import _fill_copies, state_columns
+from engine.strategy.spread import TurnSpread
+
+ENDGAME_BOXES = 3
+"""States with at most this many open boxes get their exact distribution."""
+
+SUPPORT = 512
+"""Points to come 0..511 (three turns score at most 3 x 150 + 35: 485)."""
+
+_POINTS = np.arange(SUPPORT)
+
+
+class Endgame:
+    """Exact distributions of the points to come of the last turns' states.
+
+    ``rows[state]`` (an int array over ``(mask, u, y)``, -1 where the state has more boxes open)
+    indexes ``pmf`` (states, SUPPORT) and ``below`` (states, SUPPORT + 1): for each v, the chance
+    of scoring fewer than v points plus half the chance of exactly v (a draw counting half).
+    """
+
+    def __init__(self, rows: np.ndarray, pmf: np.ndarray) -> None:
+        self.rows = rows
+        self.pmf = pmf
+        cdf = np.cumsum(pmf, axis=1)
+        below = np.zeros((len(pmf), SUPPORT + 1))
+        below[:, 1:] = cdf
+        below[:, :-1] += pmf / 2  # below[v] = P(X < v) + P(X = v) / 2, below[SUPPORT] = 1
+        self.below = below
+
+    def versus(self, lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        """Exact chance that ``lead`` + my points to come beat theirs (a draw counting half),
+        for rows ``mine`` and ``theirs`` (all three broadcast together; rows must be >= 0)."""
+        lead, mine, theirs = np.broadcast_arrays(np.asarray(lead, dtype=np.int64), mine, theirs)
+        key = np.stack([lead.ravel(), mine.ravel(), theirs.ravel()])
+        unique, inverse = np.unique(key, axis=1, return_inverse=True)
+        lead_u, mine_u, theirs_u = unique
+        # P(lead + X > Y) + P(= Y) / 2 = sum_x P(X = x) below_Y[lead + x], capped to 0..SUPPORT.
+        at = np.clip(lead_u[:, None] + _POINTS[None, :], -1, SUPPORT)
+        below = np.take_along_axis(self.below[theirs_u], np.maximum(at, 0), axis=1)
+        below = np.where(at < 0, 0.0, below)
+        chances = (self.pmf[mine_u] * below).sum(axis=1)
+        return chances[inverse.ravel()].reshape(lead.shape)
+
+
+def build_endgame(
+    table: np.ndarray, moments: np.ndarray, rules: RuleSet, boxes: int = ENDGAME_BOXES
+) -> Endgame:
+    """The exact distributions of every state with at most ``boxes`` open boxes."""
+    rows = np.full(TABLE_SHAPE, -1, dtype=np.int64)
+    rows[FULL_MASK] = 0
+    pmfs = [np.eye(1, SUPPORT)]  # the full card: 0 points to come
+    count = 1
+    for open_count in range(1, boxes + 1):
+        masks_here = [m for m in range(NUM_MASKS) if NUM_BOXES - m.bit_count() == open_count]
+        cols = [state_columns(m, rules) for m in masks_here]
+        masks = np.concatenate(
+            [np.full(len(us), m) for m, (us, _) in zip(masks_here, cols, strict=True)]
+        )
+        us = np.concatenate([us for us, _ in cols])
+        ys = np.concatenate([ys for _, ys in cols])
+        spread = TurnSpread(masks, us, ys, table, moments, rules)
+        reach = spread.last_roll_chances()  # (252, n)
+        after = rows[spread.after]  # (252, n) rows of the states the rolls lead to
+        gain = spread.gain
+        known = np.concatenate(pmfs)
+        layer = np.zeros((len(masks), SUPPORT))
+        for j in range(len(masks)):
+            key = after[:, j] * SUPPORT + gain[:, j]
+            unique, inverse = np.unique(key, return_inverse=True)
+            weight = np.bincount(inverse, weights=reach[:, j])
+            for k, w in zip(unique.tolist(), weight.tolist(), strict=True):
+                row, shift = divmod(k, SUPPORT)
+                layer[j, shift:] += w * known[row, : SUPPORT - shift]
+        rows[masks, us, ys] = count + np.arange(len(masks))
+        for m in masks_here:
+            _fill_copies(rows, m, rules)
+        pmfs.append(layer)
+        count += len(masks)
+    return Endgame(rows, np.concatenate(pmfs))
