@@ -4,9 +4,10 @@ once per process, never built in a request.
 Like ``games.advice`` for the advisor: while a rule set's tables are missing (or the solver
 cannot solve it) ``model`` answers None, the pages show no bar and the computer that plays to
 win waits; the tables are built beside the server by ``manage.py solve`` (which ``advice`` starts
-in the background the first time it misses the points table). A chance is a pure function of
-the position, so the last few are kept: a move's redraws for the players and the watchers, and
-each page of theirs in another language, ask for the same one.
+in the background the first time it misses the points table). Loading one (its file read and
+checked, its last turns worked out) takes about 3 s, once per process and rule set. A chance
+is a pure function of the position, so the last few are kept: a move's redraws for the players
+and the watchers, and each page of theirs in another language, ask for the same one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import storage
 from engine.strategy.points import solvable
 from engine.strategy.winning import WinModel
-from games import advice
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +32,8 @@ _failed: set[tuple[RuleSet, str]] = set()  # damaged: logged once, then not read
 
 def model(rules: RuleSet = YAHTZEE) -> WinModel | None:
     """The process-wide win model of this rule set, or None while it cannot be had."""
-    if not solvable(rules) or advice.advisor(rules) is None:
-        return None  # no points table yet: advice has its build started, the chances follow it
+    if not solvable(rules):
+        return None
     key = (rules, str(storage.cache_dir()))
     with _lock:
         if key in _models:
@@ -41,7 +41,7 @@ def model(rules: RuleSet = YAHTZEE) -> WinModel | None:
         if key in _failed:
             return None
         if not WinModel.exists(rules, storage.cache_dir()):
-            return None  # a stat a request until `manage.py solve` has built its moments
+            return None  # a stat or two a request until `manage.py solve` has built the tables
         try:
             loaded = WinModel.load(rules, storage.cache_dir(), build_if_missing=False)
         except FileNotFoundError:

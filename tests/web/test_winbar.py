@@ -112,7 +112,7 @@ def test_no_bar_for_a_berserk_tournament_seat(win_models):
 
 def test_no_chances_for_a_rule_set_the_solver_cannot_solve_yet(win_models):
     assert position_chances(GameState.new(2, rules=YATZY)) is None
-    assert position_chances(GameState.new(2, rules=YAHTZEE)) == pytest.approx((0.5, 0.5))
+    assert position_chances(GameState.new(2, rules=YAHTZEE)) == pytest.approx((0.5, 0.5), abs=0.01)
 
 
 def test_no_bar_while_the_models_moments_are_missing(win_models, tmp_path, monkeypatch):
