@@ -16,6 +16,7 @@ import functools
 import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.rules import Scorecard
 from engine.rulesets import YAHTZEE, RuleSet
@@ -27,31 +28,60 @@ logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _models: dict[tuple[RuleSet, str], WinModel] = {}  # loaded, by rule set and directory
+_loads: dict[tuple[RuleSet, str], threading.Event] = {}  # loading now, set when done
 _failed: set[tuple[RuleSet, str]] = set()  # damaged: logged once, then not read again
 
 
-def model(rules: RuleSet = YAHTZEE) -> WinModel | None:
-    """The process-wide win model of this rule set, or None while it cannot be had."""
+def model(rules: RuleSet = YAHTZEE, *, wait: bool = False) -> WinModel | None:
+    """The process-wide win model of this rule set, or None while it cannot be had.
+
+    The first call that finds its files starts loading it on a thread of its own (about 3 s):
+    a page drawn meanwhile goes without the bar rather than wait, unless ``wait`` (a move of
+    the computer that plays to win, which needs it). Missing files cost a stat or two a call
+    until ``manage.py solve`` has built them.
+    """
     if not solvable(rules):
         return None
-    key = (rules, str(storage.cache_dir()))
+    directory = storage.cache_dir()
+    key = (rules, str(directory))
     with _lock:
-        if key in _models:
-            return _models[key]
-        if key in _failed:
-            return None
-        if not WinModel.exists(rules, storage.cache_dir()):
-            return None  # a stat or two a request until `manage.py solve` has built the tables
-        try:
-            loaded = WinModel.load(rules, storage.cache_dir(), build_if_missing=False)
-        except FileNotFoundError:
-            return None  # removed since the stat
-        except ValueError as damage:  # storage.DamagedTable, or a rule set it cannot take
+        if key in _models or key in _failed:
+            return _models.get(key)
+        done = _loads.get(key)
+        if done is None:
+            if not WinModel.exists(rules, directory):
+                return None
+            done = _loads[key] = threading.Event()
+            thread = threading.Thread(
+                target=_load, args=(rules, directory, key, done), name="win-model", daemon=True
+            )
+            thread.start()
+    if not wait:
+        return None
+    done.wait()
+    return _models.get(key)
+
+
+def _load(rules: RuleSet, directory: Path, key: tuple[RuleSet, str], done: threading.Event) -> None:
+    """Load a model and keep it (or mark its files damaged), then let the waiting calls go on."""
+    loaded = None
+    try:
+        loaded = WinModel.load(rules, directory, build_if_missing=False)
+    except FileNotFoundError:
+        pass  # removed since the stat: asked again by the next call
+    except ValueError as damage:  # storage.DamagedTable, or a rule set it cannot take
+        logger.error("Win-chance model of %s not loaded: %s", rules.key, damage)
+        with _lock:
             _failed.add(key)
-            logger.error("Win-chance model of %s not loaded: %s", rules.key, damage)
-            return None
-        _models[key] = loaded
-        return loaded
+    except Exception:
+        logger.exception("Win-chance model of %s not loaded", rules.key)
+        with _lock:
+            _failed.add(key)
+    with _lock:
+        if loaded is not None:
+            _models[key] = loaded
+        del _loads[key]
+    done.set()
 
 
 def is_ready(rules: RuleSet = YAHTZEE) -> bool:

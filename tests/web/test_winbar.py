@@ -4,6 +4,7 @@ that add up to 100 and follow the model; in the replay, the analysis chart and t
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -11,7 +12,7 @@ from core.socket_messages import GameChanged
 from engine.flow import GameState
 from engine.rulesets import YAHTZEE, YATZY
 from engine.strategy import storage
-from games import services
+from games import services, winchance
 from games.events import Change
 from games.live.redraws import render_context
 from games.models import Game, Seat
@@ -19,6 +20,7 @@ from games.presenters.parts import redrawn
 from games.presenters.winbar import position_chances
 from tests.clients import client_for, online_game
 from tests.factories import VISITOR, act, make_game, play_out
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -122,6 +124,18 @@ def test_no_bar_while_the_models_moments_are_missing(win_models, tmp_path, monke
     game = computer_game()
     page = client_for().get(f"/game/{game.id}/").text
     assert "Computer (perfect)" in page and bar(page) == [] and "css/winbar" not in page
+
+
+def test_a_page_drawn_while_the_model_loads_goes_without_the_bar(win_models, tmp_path, monkeypatch):
+    for file in storage.cache_dir().glob(f"{storage.table_path(YAHTZEE).stem}*.npy"):
+        (tmp_path / file.name).symlink_to(file.resolve())
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))  # a process that has not loaded it yet
+    game = computer_game()
+    started = time.monotonic()
+    assert bar(client_for().get(f"/game/{game.id}/").text) == []
+    assert time.monotonic() - started < 1  # it did not wait for the load
+    wait_until(lambda: winchance.model(YAHTZEE) is not None, "the model to load")
+    assert len(bar(client_for().get(f"/game/{game.id}/").text)) == 2
 
 
 def test_a_watchers_push_after_a_roll_carries_the_new_chances(win_models):
