@@ -85,8 +85,20 @@ def _load(rules: RuleSet, directory: Path, key: tuple[RuleSet, str], done: threa
 
 
 def is_ready(rules: RuleSet = YAHTZEE) -> bool:
-    """True when this rule set's win chances can be worked out now."""
+    """True when this rule set's win chances can be worked out now (its model loaded)."""
     return model(rules) is not None
+
+
+def available(rules: RuleSet = YAHTZEE) -> bool:
+    """True when this rule set's model is loaded or can be (its files in place, not damaged)."""
+    if not solvable(rules):
+        return False
+    directory = storage.cache_dir()
+    key = (rules, str(directory))
+    with _lock:
+        if key in _models or key in _failed:
+            return key in _models
+    return WinModel.exists(rules, directory)
 
 
 def chances(

@@ -3,6 +3,7 @@ that add up to 100 and follow the model; in the replay, the analysis chart and t
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -202,3 +203,44 @@ def test_no_chances_chart_for_a_solo_game(win_models, strategy_tables):
     game = play_out(make_game())
     page = client_for().get(f"/game/{game.id}/analysis/").text
     assert "win-chart" not in page
+
+
+def test_the_form_offers_the_computer_playing_to_win(win_models):
+    page = client_for().get("/").text
+    assert "Computer playing to win" in page
+    assert 'value="to-win"' in page
+
+
+def test_the_computer_playing_to_win_plays_the_models_best_moves(win_models):
+    response = client_for().post("/new/", {"mode": "computer", "strength": "to-win"})
+    game = Game.objects.get(pk=response["Location"].split("/")[2])
+    assert [seat.bot for seat in game.ordered_seats()] == ["", "to-win"]
+    rng = random.Random(11)
+    while game.status != Game.Status.FINISHED:
+        act(game, "roll", dice=[rng.randint(1, 6) for _ in range(5)])
+        game.refresh_from_db()
+        act(game, "score", box=rng.choice(sorted(game.state().options())))
+        game.refresh_from_db()
+    model = win_models[game.rules]
+    state, checked = GameState.new(2, rules=game.rules), 0
+    for seat, kind, payload in game.actions.order_by("seq").values_list("seat", "kind", "payload"):
+        if seat == 1 and kind in ("roll", "score") and state.turn.dice:
+            turn = state.turn
+            best = model.best_move(state.cards, 1, turn.dice, turn.rolls_left)
+            if best[0] == "keep" and len(best[1]) == len(turn.dice):
+                best = model.best_move(state.cards, 1, turn.dice, 0)  # no roll of nothing
+            played = ("keep", turn.kept) if kind == "roll" else ("score", payload["box"])
+            assert played == best
+            checked += 1
+        state = state.apply(seat, kind, payload)
+    assert checked >= 13
+
+
+def test_no_game_against_it_while_its_model_is_missing(win_models, tmp_path, monkeypatch):
+    table = storage.table_path(YAHTZEE)
+    (tmp_path / table.name).symlink_to(table.resolve())  # the points table only
+    monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
+    response = client_for().post("/new/", {"mode": "computer", "strength": "to-win"})
+    assert response.status_code == 409
+    assert "The computer is still getting ready" in response.text
+    assert not Game.objects.exists()
