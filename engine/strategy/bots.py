@@ -1,4 +1,4 @@
-"""Computer players of three strengths, as pure functions of the position.
+"""Computer players of four strengths, as pure functions of the position.
 
 ``choose_move(bot_id, advisor, card, dice, rolls_left, rng)`` returns ``("keep", kept)`` with
 ``kept`` a sorted sub-multiset of ``dice`` (the caller rerolls the other dice; which positions to
@@ -11,12 +11,13 @@ so that games replay.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from engine.rules import Scorecard, check_dice
 from engine.strategy.advisor import Advisor, Move
+from engine.strategy.winning import WinModel
 from engine.words import _
 
 
@@ -54,6 +55,18 @@ OPTIMAL = Bot(
     _("Computer (perfect)"),
 )
 """Always the best move."""
+TO_WIN = Bot(
+    "to-win",
+    _("Computer playing to win"),
+    _(
+        "Against one opponent, plays every move for the best chance to win, not the most "
+        "points: it takes the risk that wins and the safe points that keep a lead."
+    ),
+    True,
+    _("Computer (playing to win)"),
+)
+"""Against one opponent, the move with the best chance to win (``WinModel.best_move``); alone,
+or without the win model, the perfect computer's move."""
 CLUB = Bot(
     "club",
     _("Club player"),
@@ -70,8 +83,9 @@ BEGINNER = Bot(
     _("Computer (beginner)"),
 )
 """Greedy: no look-ahead, no table needed."""
-BOTS: dict[str, Bot] = {bot.id: bot for bot in (OPTIMAL, CLUB, BEGINNER)}
-"""The computer players by id, strongest first."""
+BOTS: dict[str, Bot] = {bot.id: bot for bot in (OPTIMAL, TO_WIN, CLUB, BEGINNER)}
+"""The computer players by id, strongest first (playing to win is the strongest against one
+opponent, the perfect computer by points)."""
 
 CLUB_MISTAKE_RATE = 0.3
 """How often the club player considers a lesser move."""
@@ -89,8 +103,16 @@ def choose_move(
     dice: Iterable[int],
     rolls_left: int,
     rng: RandomSource,
+    *,
+    cards: Sequence[Scorecard] = (),
+    seat: int = 0,
+    model: WinModel | None = None,
 ) -> Move:
-    """The move bot ``bot_id`` makes in this position (see the module docstring)."""
+    """The move bot ``bot_id`` makes in this position (see the module docstring).
+
+    The one that plays to win also needs the game's ``cards`` (``card`` is ``cards[seat]``) and a
+    ``WinModel`` of their rules; with other than two cards, or no model, it plays as "optimal".
+    """
     dice = check_dice(dice, card.rules)
     if rolls_left not in (0, 1, 2):
         raise ValueError("rolls_left must be 0, 1 or 2")
@@ -101,7 +123,9 @@ def choose_move(
     if advisor is None:
         raise ValueError(f"the {bot_id!r} bot needs an advisor")
     options = advisor.options(card, dice, rolls_left)
-    if bot_id == "optimal":
+    if bot_id == "to-win" and model is not None and len(cards) == 2:
+        return model.best_move(cards, seat, dice, rolls_left)
+    if bot_id in ("optimal", "to-win"):
         return options[0][0]
     if bot_id == "club":
         return _club_pick(options, rng)

@@ -19,15 +19,24 @@ import numpy as np
 
 from engine.rules import Scorecard
 from engine.rulesets import RuleSet
-from engine.strategy.dice import ROLLS, best_keep_inplace, keep_values
+from engine.strategy.dice import (
+    ROLL_OFFSET,
+    ROLLS,
+    SUB_KEEPS_PADDED,
+    best_keep_inplace,
+    keep_values,
+)
 from engine.strategy.endgame import Endgame
 from engine.strategy.points import NUM_BOXES
 from engine.strategy.spread import TurnSpread, score_step
 
 _SQRT2 = sqrt(2.0)
 _DENSITY = 1 / sqrt(2 * pi)
-_BOXES = np.arange(NUM_BOXES)[:, None, None]
-_ROLLS = np.arange(len(ROLLS))[None, :, None]
+
+WIN_TOLERANCE = 1e-4
+"""Win chances this close count as equal when choosing a move (then points decide)."""
+
+_LEAD_OFFSET = 1 << 11  # leads from -2048 to 2047 points (a game scores at most 1575)
 
 State = tuple[np.ndarray, np.ndarray, np.ndarray]
 """Between-turn states ``(masks, us, ys)`` of many players, as arrays that broadcast."""
@@ -114,18 +123,22 @@ class WinTables:
     def between(self, lead: np.ndarray, mine: State, theirs: State) -> np.ndarray:
         """The chance of a mover between turns (``mine``, ``lead`` points ahead) to beat a player
         in ``theirs``, both playing for points from here; all arrays broadcast together."""
-        chance = win_chances(
-            lead, np.moveaxis(self.moments[mine], -1, 0), np.moveaxis(self.moments[theirs], -1, 0)
-        )
-        mine_rows, theirs_rows = self.endgame.rows[mine], self.endgame.rows[theirs]
+        lead, *states = np.broadcast_arrays(lead, *mine, *theirs)
+        # Many rolls lead to the same position (the same box, the same points): work out each
+        # distinct one once. A position packs into 52 bits: lead, then two states of 20 bits.
+        key = (lead.astype(np.int64) + _LEAD_OFFSET) << 40
+        for shift, part in zip((27, 21, 20, 7, 1, 0), states, strict=True):
+            key |= part.astype(np.int64) << shift
+        unique, inverse = np.unique(key.ravel(), return_inverse=True)
+        lead_u = (unique >> 40) - _LEAD_OFFSET
+        mine_u = (unique >> 27 & 0x1FFF, unique >> 21 & 0x3F, unique >> 20 & 1)
+        theirs_u = (unique >> 7 & 0x1FFF, unique >> 1 & 0x3F, unique & 1)
+        chance = win_chances(lead_u, self.moments[mine_u].T, self.moments[theirs_u].T)
+        mine_rows, theirs_rows = self.endgame.rows[mine_u], self.endgame.rows[theirs_u]
         exact = (mine_rows >= 0) & (theirs_rows >= 0)
         if exact.any():
-            lead, mine_rows, theirs_rows, chance = np.broadcast_arrays(
-                lead, mine_rows, theirs_rows, chance
-            )
-            chance = chance.copy()
-            chance[exact] = self.endgame.versus(lead[exact], mine_rows[exact], theirs_rows[exact])
-        return chance
+            chance[exact] = self.endgame.versus(lead_u[exact], mine_rows[exact], theirs_rows[exact])
+        return chance[inverse].reshape(lead.shape)
 
     def spread(self, state: State) -> TurnSpread:
         """The turn arrays of the movers in ``state`` (1-d arrays)."""
@@ -168,11 +181,25 @@ class TurnChances:
     @cached_property
     def boxes(self) -> np.ndarray:
         """(13, 252, n): the chance after scoring each roll in each box (-1: not allowed)."""
-        s = self.spread
-        gain, *after = score_step(s.masks, s.us, s.ys, _BOXES, _ROLLS, self.tables.rules)
-        chance = self.tables.between(self.lead + gain, tuple(after), self.theirs)
-        legal = np.stack([legal_boxes(m, self.tables.rules) for m in s.masks.tolist()], axis=-1)
-        return np.where(legal, chance, -1.0)
+        return self._boxes[0]
+
+    @cached_property
+    def box_points(self) -> np.ndarray:
+        """(13, 252, n): the expected points to come after scoring there (-inf: not allowed)."""
+        return self._boxes[1]
+
+    @cached_property
+    def _boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        s, tables = self.spread, self.tables
+        legal = np.stack([legal_boxes(m, tables.rules) for m in s.masks.tolist()], axis=-1)
+        box, roll, game = np.nonzero(legal)
+        gain, *after = score_step(s.masks[game], s.us[game], s.ys[game], box, roll, tables.rules)
+        theirs = tuple(part[game] for part in self.theirs)
+        chances = np.full(legal.shape, -1.0)
+        chances[box, roll, game] = tables.between(self.lead[game] + gain, after, theirs)
+        points = np.full(legal.shape, -np.inf)
+        points[box, roll, game] = gain + tables.table[tuple(after)]
+        return chances, points
 
     @cached_property
     def to_win(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -181,3 +208,25 @@ class TurnChances:
         e1 = keep_values(w0)
         e2 = keep_values(best_keep_inplace(e1.copy()).copy())
         return w0, e1, e2
+
+    def choose(self, roll: np.ndarray, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
+        """The moves of a player who plays to win, with ``roll`` showing: ``(keep, box)``, the
+        keep index to hold (the roll itself when scoring) and the box to score (-1: none).
+
+        The best chance wins; chances within ``WIN_TOLERANCE`` of it count as equal, and among
+        those the most expected points does: a decided game is played for points, and no points
+        are given away for a gain in chance smaller than the model can vouch for.
+        """
+        every = np.arange(len(roll))
+        chances = [self.boxes[:, roll, every].T]  # (n, 13)
+        points = [self.box_points[:, roll, every].T]
+        if rolls_left:
+            keeps = SUB_KEEPS_PADDED[roll]  # (n, 32)
+            chances.append(self.to_win[rolls_left][keeps, every[:, None]])
+            points.append(self.spread.values[rolls_left - 1][keeps, every[:, None]])
+        chance, value = np.concatenate(chances, axis=1), np.concatenate(points, axis=1)
+        near = chance >= chance.max(axis=1, keepdims=True) - WIN_TOLERANCE
+        pick = np.where(near, value, -np.inf).argmax(axis=1)
+        scores = pick < NUM_BOXES
+        keep = keeps[every, pick - NUM_BOXES] if rolls_left else roll + ROLL_OFFSET
+        return np.where(scores, roll + ROLL_OFFSET, keep), np.where(scores, pick, -1)

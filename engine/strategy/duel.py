@@ -21,7 +21,6 @@ from engine.strategy.dice import (
     KEEP_COUNTS,
     NUM_DICE,
     ROLL_OFFSET,
-    SUB_KEEPS_PADDED,
     keep_index_from_counts,
 )
 from engine.strategy.points import NUM_BOXES
@@ -111,7 +110,7 @@ def play_duels(
                     chance = chances.at(roll, rolls_left)
                     records.append((p, turn, rolls_left, np.where(standing, np.nan, chance)))
                 if to_win[p]:
-                    keep, scores = _to_win(chances, roll, rolls_left)
+                    keep, scores = chances.choose(roll, rolls_left)
                     box = np.where(standing | (scores < 0), box, scores)
                 else:
                     keep = (spread.choice2 if rolls_left == 2 else spread.choice1)[roll, every]
@@ -122,8 +121,7 @@ def play_duels(
                 chance = chances.at(roll, 0)
                 records.append((p, turn, 0, np.where(standing, np.nan, chance)))
             if to_win[p]:
-                best = chances.boxes[:, roll, every].argmax(axis=0)
-                box = np.where(box >= 0, box, best)
+                box = np.where(box >= 0, box, chances.choose(roll, 0)[1])
             else:
                 box = spread.best_box[roll, every]
             gain, me.masks, me.us, me.ys = score_step(
@@ -146,22 +144,6 @@ def _reroll(keep: np.ndarray, faces: np.ndarray) -> np.ndarray:
     rerolled = NUM_DICE - kept.sum(axis=1)
     fresh = _ONE_HOT[faces] * (np.arange(NUM_DICE) < rerolled[:, None])[:, :, None]
     return keep_index_from_counts(kept + fresh.sum(axis=1)) - ROLL_OFFSET
-
-
-def _to_win(
-    chances: TurnChances, roll: np.ndarray, rolls_left: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The move of the player who plays to win, as ``WinModel.move_chances`` ranks them: the
-    keep to hold (all five when it scores now) and the box to score now (-1: none)."""
-    every = np.arange(len(roll))
-    candidates = SUB_KEEPS_PADDED[roll]  # (n, 32)
-    keep_chances = chances.to_win[rolls_left][candidates, every[:, None]]
-    best = keep_chances.argmax(axis=1)
-    keep = candidates[every, best]
-    boxes = chances.boxes[:, roll, every]  # (13, n)
-    box = boxes.argmax(axis=0)
-    scores = boxes[box, every] >= keep_chances[every, best]  # a tie scores, as move_chances
-    return np.where(scores, roll + ROLL_OFFSET, keep), np.where(scores, box, -1)
 
 
 def outcome(totals: np.ndarray, seat: int) -> np.ndarray:

@@ -26,39 +26,33 @@ ENDGAME_BOXES = 3
 SUPPORT = 512
 """Points to come 0..511 (three turns score at most 3 x 150 + 35: 485)."""
 
-_POINTS = np.arange(SUPPORT)
-
 
 class Endgame:
     """Exact distributions of the points to come of the last turns' states.
 
     ``rows[state]`` (an int array over ``(mask, u, y)``, -1 where the state has more boxes open)
-    indexes ``pmf`` (states, SUPPORT) and ``below`` (states, SUPPORT + 1): for each v, the chance
-    of scoring fewer than v points plus half the chance of exactly v (a draw counting half).
+    indexes ``pmf`` (states, SUPPORT) and ``below`` (states, 3 SUPPORT): for each v from -SUPPORT
+    on, the chance of scoring fewer than v points plus half the chance of exactly v.
     """
 
     def __init__(self, rows: np.ndarray, pmf: np.ndarray) -> None:
         self.rows = rows
         self.pmf = pmf
-        cdf = np.cumsum(pmf, axis=1)
-        below = np.zeros((len(pmf), SUPPORT + 1))
-        below[:, 1:] = cdf
-        below[:, :-1] += pmf / 2  # below[v] = P(X < v) + P(X = v) / 2, below[SUPPORT] = 1
+        # below[v] = P(X < v) + P(X = v) / 2 for v from -SUPPORT to 2 SUPPORT - 1: 0 under 0,
+        # 1 from SUPPORT on, so that any lead from -SUPPORT to SUPPORT reads a whole window.
+        below = np.zeros((len(pmf), 3 * SUPPORT))
+        below[:, SUPPORT + 1 : 2 * SUPPORT + 1] = np.cumsum(pmf, axis=1)
+        below[:, SUPPORT : 2 * SUPPORT] += pmf / 2
+        below[:, 2 * SUPPORT :] = 1.0
         self.below = below
+        self._windows = np.lib.stride_tricks.sliding_window_view(below, SUPPORT, axis=1)
 
     def versus(self, lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         """Exact chance that ``lead`` + my points to come beat theirs (a draw counting half),
-        for rows ``mine`` and ``theirs`` (all three broadcast together; rows must be >= 0)."""
-        lead, mine, theirs = np.broadcast_arrays(np.asarray(lead, dtype=np.int64), mine, theirs)
-        key = np.stack([lead.ravel(), mine.ravel(), theirs.ravel()])
-        unique, inverse = np.unique(key, axis=1, return_inverse=True)
-        lead_u, mine_u, theirs_u = unique
-        # P(lead + X > Y) + P(= Y) / 2 = sum_x P(X = x) below_Y[lead + x], capped to 0..SUPPORT.
-        at = np.clip(lead_u[:, None] + _POINTS[None, :], -1, SUPPORT)
-        below = np.take_along_axis(self.below[theirs_u], np.maximum(at, 0), axis=1)
-        below = np.where(at < 0, 0.0, below)
-        chances = (self.pmf[mine_u] * below).sum(axis=1)
-        return chances[inverse.ravel()].reshape(lead.shape)
+        for rows ``mine`` and ``theirs`` (three 1-d arrays of positions; rows must be >= 0)."""
+        # P(lead + X > Y) + P(= Y) / 2 = sum_x P(X = x) below_Y[lead + x]: a window of below_Y.
+        start = np.clip(lead, -SUPPORT, SUPPORT) + SUPPORT
+        return np.einsum("ij,ij->i", self.pmf[mine], self._windows[theirs, start])
 
 
 def build_endgame(

@@ -1,10 +1,10 @@
 """Who is likely to win a two-player game, and which move wins most often.
 
 Each player's points still to come, under perfect-points play, are spread as ``spread`` says
-(their exact mean, 2nd, 3rd and 4th moments, at a turn's start or inside it). The two players'
-dice are independent, so the difference of their final totals has as cumulants the sums (odd
-ones: differences) of theirs; ``win_chance`` turns those into the chance that the difference is
-positive, a draw counting half.
+(their exact mean, 2nd, 3rd and 4th moments) and, in the last two turns, exactly as
+``endgame`` has them. The mover's current turn is followed roll by roll (``chances``): the
+chance when the turn ends on each roll, carried back through the keeps. Calibration and speed:
+docs/benchmarks.md.
 
 ``WinModel`` answers positions: ``chances(cards, current, dice, rolls_left)`` gives both players'
 chances, ``move_chances`` the mover's chance after each legal move (a keep, or a box), best first.
@@ -25,7 +25,7 @@ from engine.rules import Scorecard, check_dice
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import storage
 from engine.strategy.advisor import Advisor, Move, PathLike, State, state_of
-from engine.strategy.chances import TurnChances, WinTables
+from engine.strategy.chances import WIN_TOLERANCE, TurnChances, WinTables
 from engine.strategy.dice import KEEPS, ROLL_INDEX, SUB_KEEPS
 from engine.strategy.endgame import build_endgame
 from engine.strategy.spread import (
@@ -35,8 +35,6 @@ from engine.strategy.spread import (
     moment_path,
     save_moments,
 )
-
-_TIE = 12  # decimals: chances equal to 1e-12 count as tied (then scoring sorts before keeping)
 
 
 class WinModel:
@@ -153,7 +151,9 @@ class WinModel:
         """Every legal move of the player on turn with their win chance after it, best first.
 
         The moves are ``Advisor.options``' (keeps while rerolls are left, then the boxes the
-        card allows); after the move both players play for points. On a tie scoring comes first.
+        card allows). After a keep the mover plays the rest of the turn to win, after that both
+        players play for points. "Best" is ``best_move``'s order: the moves within
+        ``WIN_TOLERANCE`` of the best chance first, by expected points, then the others by chance.
         """
         held = self._check(cards, current, dice, rolls_left)
         if held is None:
@@ -163,21 +163,28 @@ class WinModel:
             return []
         turn = self._turn(mover, other)
         roll = ROLL_INDEX[held]
-        moves: list[tuple[Move, float]] = []
+        weighed: list[tuple[Move, float, float]] = []  # move, chance, expected points
         if rolls_left:
-            keeps = turn.to_win[rolls_left][:, 0]
-            moves += [(("keep", KEEPS[k]), float(keeps[k])) for k in SUB_KEEPS[roll]]
-        boxes = turn.boxes[:, roll, 0]
-        moves += [
-            (("score", box), float(boxes[self.rules.index(box)])) for box in mover.options(held)
-        ]
-        moves.sort(key=lambda m: (-round(m[1], _TIE), m[0][0] != "score"))
-        return moves
+            chances = turn.to_win[rolls_left][:, 0]
+            points = turn.spread.values[rolls_left - 1][:, 0]
+            weighed += [(("keep", KEEPS[k]), chances[k], points[k]) for k in SUB_KEEPS[roll]]
+        for box in mover.options(held):
+            b = self.rules.index(box)
+            weighed.append((("score", box), turn.boxes[b, roll, 0], turn.box_points[b, roll, 0]))
+        best = max(chance for _, chance, _ in weighed)
+
+        def rank(entry: tuple[Move, float, float]) -> tuple[bool, float, bool]:
+            move, chance, points = entry
+            near = chance >= best - WIN_TOLERANCE
+            return (not near, -points if near else -chance, move[0] != "score")
+
+        weighed.sort(key=rank)
+        return [(move, float(chance)) for move, chance, _ in weighed]
 
     def best_move(
         self, cards: Sequence[Scorecard], current: int, dice: Sequence[int], rolls_left: int
     ) -> Move:
-        """The move with the best chance to win (the first of ``move_chances``)."""
+        """The move of the computer that plays to win (the first of ``move_chances``)."""
         moves = self.move_chances(cards, current, dice, rolls_left)
         if not moves:
             raise ValueError("the card is full: there is no move to make")

@@ -384,7 +384,7 @@ def test_optimal_bot_plays_the_best_option_and_club_stays_close(official):
 
 
 def test_bot_metadata():
-    assert list(BOTS) == ["optimal", "club", "beginner"]
+    assert list(BOTS) == ["optimal", "to-win", "club", "beginner"]
     for bot in BOTS.values():
         assert bot.name and bot.description and "\n" not in bot.description
 
