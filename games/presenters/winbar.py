@@ -110,8 +110,8 @@ def win_line(
 
 
 def _chart(values: list[int]) -> dict:
-    """A line of percents over the analysis chart's frame (0% at the bottom), and the area under
-    it closed along the bottom."""
+    """A line of percents over the analysis chart's frame (0% at the bottom), and the areas
+    under and over it, closed along the bottom and the top."""
     step = (CHART_WIDTH - 2 * CHART_PAD) / max(len(values) - 1, 1)
 
     def y(percent: float) -> float:
@@ -122,15 +122,14 @@ def _chart(values: list[int]) -> dict:
     left, right = points[0][0], points[-1][0]
     return {
         "polyline": line,
-        "area": f"{left},{y(0)} {line} {right},{y(0)}",
+        "below": f"{left},{y(0)} {line} {right},{y(0)}",
+        "above": f"{left},{y(100)} {line} {right},{y(100)}",
         "points": [{"x": x, "y": y_, "percent": v} for x, y_, v in points],
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
         "pad": CHART_PAD,
         "left": left,
-        "span": round(right - left, 1),
         "y_full": y(100),
         "y_half": y(50),
         "y_none": y(0),
-        "full_height": round(y(0) - y(100), 1),
     }

@@ -67,11 +67,14 @@ def test_a_game_against_the_computer_playing_to_win_with_the_bar(
     context = browser.new_context(viewport=SIZES[size], locale=language)
     page = context.new_page()
     page.goto(base + "/")
-    page.get_by_role("radio", name=re.compile(words["strength"])).check()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    strength = page.get_by_role("radio", name=re.compile(words["strength"]))
+    strength.check()
+    strength.scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS / f"home-{language}-{size}.png")
     page.get_by_role("button", name=words["play"]).click()
     roll = page.get_by_role("button", name=re.compile(words["roll_button"]))
     seen = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for turn in range(13):
         expect(page.get_by_role("heading", name=words["round"].format(n=turn + 1))).to_be_visible()
         expect(roll).to_have_text(words["roll"], timeout=20_000)  # the computer's turn is over
