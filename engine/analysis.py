@@ -6,11 +6,15 @@ reroll, or which box to score. Its cost is the expected final total of the best 
 of the move made, both under optimal play from then on. The moves the server played for a seat
 whose time ran out (after its "timeout", up to its score marked ``timed_out``) were not the
 player's: they are not decisions and are not graded (``by_player``).
+
+In a two-player game, given a ``WinModel``, each decision is also valued by the chance to win
+it gave away (``Decision.chance_lost``), and ``points_vs_win`` tells the coach when the best
+move for points is not the best move to win.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +22,7 @@ from engine.flow import GameState
 from engine.rules import Scorecard
 from engine.rulesets import RuleSet
 from engine.strategy import Advisor, Move
+from engine.strategy.winning import WinModel
 
 THRESHOLDS = (("fine", 0.0), ("inaccuracy", 1.0), ("mistake", 3.0), ("blunder", 8.0))
 """Expected points lost from which a decision gets each class, in one place."""
@@ -46,6 +51,16 @@ class Decision:
     value: float
     best: Move
     best_value: float
+    chance: float | None = None
+    best_chance: float | None = None
+
+    @property
+    def chance_lost(self) -> float | None:
+        """The chance to win given away against the move with the best chance (0 to 1), or None
+        when the game is not a two-player game the win model knows."""
+        if self.chance is None or self.best_chance is None:
+            return None
+        return max(0.0, self.best_chance - self.chance)
 
     @property
     def loss(self) -> float:
@@ -80,6 +95,14 @@ class Analysis:
         """The ``n`` decisions that lost the most (only those that lost something)."""
         ranked = sorted(self.decisions, key=lambda d: -d.loss)
         return [d for d in ranked[:n] if d.loss > 1e-9]
+
+    @property
+    def total_chance_lost(self) -> float | None:
+        """The chance to win given away over the game (None outside two-player games)."""
+        lost = [d.chance_lost for d in self.decisions]
+        if not lost or None in lost:
+            return None
+        return sum(lost)  # type: ignore[arg-type]
 
     def counts(self) -> dict[str, int]:
         """How many decisions fell in each class."""
@@ -125,11 +148,13 @@ def decide(
     payload: Mapping[str, Any],
     advisor: Advisor,
     index: int = 0,
+    model: WinModel | None = None,
 ) -> Decision | None:
     """The decision ``actor`` makes by doing ``kind`` in ``state``, valued; None if it is none.
 
     A roll with dice in front of the player is a keep (the dice held before it), a score is the
     box chosen; a first roll, a hold (folded into the next roll) or a forfeit decides nothing.
+    With a ``model`` of the game's rules and two players, the chances to win are valued too.
     """
     if not is_decision(state, actor, kind):
         return None
@@ -137,6 +162,10 @@ def decide(
     card = state.cards[actor]
     move: Move = ("keep", turn.kept) if kind == "roll" else ("score", payload["box"])
     options = advisor.options(card, turn.dice, turn.rolls_left)
+    chance = best_chance = None
+    if model is not None and len(state.cards) == 2 and card.rules == model.rules:
+        chances = dict(model.move_chances(state.cards, actor, turn.dice, turn.rolls_left))
+        chance, best_chance = chances[move], max(chances.values())
     return Decision(
         index=index,
         round=state.round,
@@ -148,6 +177,8 @@ def decide(
         value=dict(options)[move],
         best=options[0][0],
         best_value=options[0][1],
+        chance=chance,
+        best_chance=best_chance,
     )
 
 
@@ -158,13 +189,15 @@ def analyse(
     seat: int,
     rules: RuleSet,
     advisor: Advisor,
+    model: WinModel | None = None,
 ) -> Analysis:
-    """Replay the log and value each keep and each box chosen by ``seat`` (not by the server)."""
+    """Replay the log and value each keep and each box chosen by ``seat`` (not by the server);
+    with a win ``model`` (two players), by the chance to win too."""
     state = GameState.new(seats, rules=rules)
     decisions: list[Decision] = []
     for (actor, kind, payload), own in by_player(actions):
         if actor == seat and own:
-            decision = decide(state, actor, kind, payload, advisor, index=len(decisions))
+            decision = decide(state, actor, kind, payload, advisor, len(decisions), model)
             if decision is not None:
                 decisions.append(decision)
         state = state.apply(actor, kind, payload)
@@ -192,3 +225,24 @@ def decision_point(
             count += 1
         state = state.apply(actor, kind, payload)
     return None
+
+
+def points_vs_win(
+    model: WinModel,
+    advisor: Advisor,
+    cards: Sequence[Scorecard],
+    current: int,
+    dice: Sequence[int],
+    rolls_left: int,
+    min_gain: float = 0.01,
+) -> tuple[Move, Move] | None:
+    """``(best_for_points, best_to_win)`` when they differ and the move to win gains at least
+    ``min_gain`` chance to win (one point in a hundred by default) over the move for points; else
+    None. For the coach's hint: "for points: Chance; to win: go for the Yahtzee"."""
+    for_points = advisor.best_move(cards[current], dice, rolls_left)
+    moves = model.move_chances(cards, current, dice, rolls_left)
+    to_win = moves[0][0]
+    chances = dict(moves)
+    if to_win == for_points or chances[to_win] - chances[for_points] < min_gain:
+        return None
+    return for_points, to_win
