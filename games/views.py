@@ -16,7 +16,7 @@ from core.errors import error_page
 from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
-from games import advice, clock, playback, replays, services, timeouts
+from games import advice, clock, playback, replays, services, timeouts, winchance
 from games.forms import ComputerGameForm, LocalGameForm, SoloGameForm, SpeedForm, read_move
 from games.models import Game
 from games.presenters import page, players, sheets
@@ -252,12 +252,10 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
     actions = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
+    seats = len(game.ordered_seats())
+    model = winchance.model(game.rules, wait=True) if seats == 2 else None  # None: points only
     result = analyse(
-        actions,
-        seats=len(game.ordered_seats()),
-        seat=seat.position,
-        rules=game.rules,
-        advisor=advisor,
+        actions, seats=seats, seat=seat.position, rules=game.rules, advisor=advisor, model=model
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {"people": people}
     context["win_line"] = win_line(game, actions, visitor_id(request))  # two players' chances

@@ -10,13 +10,16 @@ import time
 import pytest
 
 from core.socket_messages import GameChanged
+from engine.analysis import Decision, points_vs_win
 from engine.flow import GameState
+from engine.rules import CATEGORIES, Scorecard
 from engine.rulesets import YAHTZEE, YATZY
 from engine.strategy import storage
-from games import services, winchance
+from games import advice, services, winchance
 from games.events import Change
 from games.live.redraws import render_context
 from games.models import Game, Seat
+from games.presenters.analysis import grade_of
 from games.presenters.parts import redrawn
 from games.presenters.winbar import position_chances
 from tests.clients import client_for, online_game
@@ -135,7 +138,7 @@ def test_a_page_drawn_while_the_model_loads_goes_without_the_bar(win_models, tmp
     started = time.monotonic()
     assert bar(client_for().get(f"/game/{game.id}/").text) == []
     assert time.monotonic() - started < 1  # it did not wait for the load
-    wait_until(lambda: winchance.model(YAHTZEE) is not None, "the model to load")
+    wait_until(lambda: winchance.model(YAHTZEE) is not None, "the model to load", timeout=60)
     assert len(bar(client_for().get(f"/game/{game.id}/").text)) == 2
 
 
@@ -244,3 +247,112 @@ def test_no_game_against_it_while_its_model_is_missing(win_models, tmp_path, mon
     assert response.status_code == 409
     assert "The computer is still getting ready" in response.text
     assert not Game.objects.exists()
+
+
+def test_the_hint_says_when_the_best_move_for_points_is_not_the_best_to_win(win_models):
+    # Bo first, then Ana, around one phone; Ana, far behind with Chance and Yahtzee left, has
+    # 6 6 6 5 4 and one roll left: Chance scores most, a Yahtzee is what could still win.
+    game = services.start_game(VISITOR, ["Bo", "Ana"], mode=Game.Mode.LOCAL)
+    bo_boxes = [box for box in CATEGORIES if box != "yahtzee"]
+    ana_boxes = [box for box in CATEGORIES if box not in ("yahtzee", "chance")]
+    strong = {"sixes"}  # Bo 52 before his last box: Ana, at 17, needs more than Chance
+    for turn in range(12):
+        bo = bo_boxes[turn]
+        act(game, "roll", dice=[6, 6, 6, 6, 5] if bo in strong else [1, 2, 3, 5, 6])
+        act(game, "score", box=bo)
+        if turn < 11:
+            act(game, "roll", dice=[1, 2, 3, 5, 6])
+            act(game, "score", box=ana_boxes[turn])
+    act(game, "roll", dice=[6, 6, 6, 5, 4])
+    act(game, "roll", dice=[6, 6, 6, 5, 4])
+    game.refresh_from_db()
+    state = game.state()
+    advisor = advice.advisor(game.rules)
+    split = points_vs_win(win_models[game.rules], advisor, state.cards, 1, state.turn.dice, 1)
+    assert split == (("score", "chance"), ("keep", (6, 6, 6)))
+    page = client_for().get(f"/game/{game.id}/?hint=1").text
+    assert "For points: Score Chance now (27 points); to win: Keep 6 6 6 and roll." in page
+    # Not where both agree: at the start of the game.
+    first = services.start_game(VISITOR, ["Bo", "Ana"], mode=Game.Mode.LOCAL)
+    act(first, "roll", dice=[6, 6, 6, 5, 4])
+    assert "For points:" not in client_for().get(f"/game/{first.id}/?hint=1").text
+
+
+def decision(loss: float, chance_lost: float | None, best_chance: float | None) -> Decision:
+    """A decision that lost these points and this much of its best chance to win."""
+    chance = None if chance_lost is None else best_chance - chance_lost
+    position = (0, 1, Scorecard(), (1, 2, 3, 4, 6), (False,) * 5, 2)
+    return Decision(*position, ("keep", ()), 200 - loss, ("keep", (1, 2, 3, 4)), 200,
+                    chance, best_chance)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("loss", "chance_lost", "best_chance", "grade"),
+    [
+        (0.0, 0.016, 0.5, "inaccuracy"),  # best for points, not to win
+        (12.0, 0.0, 0.5, "fine"),  # the move that wins most often, whatever its points
+        (0.0, 0.04, 0.5, "mistake"),
+        (0.0, 0.07, 0.9, "blunder"),
+        (12.0, 0.004, 0.005, "blunder"),  # a decided game: the points alone
+        (12.0, 0.0, 0.999, "blunder"),
+        (2.0, None, None, "inaccuracy"),  # not a game of two: the points
+    ],
+)
+def test_a_decision_of_a_game_of_two_is_graded_by_the_chance_it_gave_away(
+    loss, chance_lost, best_chance, grade
+):
+    assert grade_of(decision(loss, chance_lost, best_chance)) == grade
+
+
+def game_with_a_keep_for_points_not_to_win() -> Game:
+    """Bo, then Ana around one phone; in round 12 Ana, ahead with Chance and Yahtzee left, keeps
+    1 1 1 for the points where keeping nothing wins more often; then both finish."""
+    game = services.start_game(VISITOR, ["Bo", "Ana"], mode=Game.Mode.LOCAL)
+    bo_boxes = [box for box in CATEGORIES if box != "yahtzee"] + ["yahtzee"]
+    ana_boxes = [box for box in CATEGORIES if box not in ("yahtzee", "chance")]
+    for turn in range(13):
+        act(game, "roll", dice=[1, 2, 3, 5, 6])
+        act(game, "score", box=bo_boxes[turn])
+        if turn < 11:
+            act(game, "roll", dice=[1, 2, 3, 5, 6])
+            act(game, "score", box=ana_boxes[turn])
+        elif turn == 11:
+            act(game, "roll", dice=[1, 1, 1, 2, 3])
+            act(game, "roll", dice=[1, 1, 1, 2, 3])
+            for die in range(3):
+                act(game, "hold", die=die, held=True)
+            act(game, "roll", dice=[4, 5])
+            act(game, "score", box="chance")
+        else:
+            act(game, "roll", dice=[2, 3, 4, 5, 6])
+            act(game, "score", box="yahtzee")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_the_analysis_of_a_game_of_two_shows_the_chance_lost_and_grades_by_it(win_models):
+    game = game_with_a_keep_for_points_not_to_win()
+    page = client_for().get(f"/game/{game.id}/analysis/?seat=1").text
+    assert "Chance to win lost" in page and "graded by the chance to win" in page
+    rows = re.findall(r'<tr class="(\w+)">(.*?)</tr>', page.split('class="decisions"')[1], re.S)
+    twelfth = [(grade, row) for grade, row in rows if "<td>12</td>" in row]
+    # Holding nothing first: 3 points lost, yet the best chance to win; then 1 1 1 held: no
+    # point lost, 1.6 in a hundred of the chance to win.
+    assert [grade for grade, _ in twelfth[:2]] == ["fine", "inaccuracy"]
+    lost = r'<span class="grade \w+">([\d.]+%?)</span>'
+    assert re.findall(lost, twelfth[0][1]) == ["3.0", "0.0%"]
+    assert re.findall(lost, twelfth[1][1]) == ["0.0", "1.6%"]
+    spanish = (
+        client_for()
+        .get(f"/game/{game.id}/analysis/?seat=1", headers={"Accept-Language": "es"})
+        .text
+    )
+    assert "Probabilidad de ganar perdida" in spanish and "se juega para ganar" in spanish
+    assert re.search(r"Probabilidad de ganar perdida: \d+,\d\u00a0%\.", spanish)  # costliest
+
+
+def test_the_analysis_of_a_solo_game_grades_by_points_alone(win_models, strategy_tables):
+    game = play_out(make_game())
+    page = client_for().get(f"/game/{game.id}/analysis/").text
+    assert "Chance to win lost" not in page and "graded by the chance to win" not in page
