@@ -27,7 +27,7 @@ from engine.strategy.dice import (
     keep_values,
 )
 from engine.strategy.endgame import Endgame
-from engine.strategy.points import NUM_BOXES
+from engine.strategy.points import BOX_POINTS, NUM_BOXES
 from engine.strategy.spread import TurnSpread, score_step
 
 _SQRT2 = sqrt(2.0)
@@ -91,6 +91,30 @@ def win_chances(lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.nd
     )
     chance = normal_cdf(-x) + np.exp(-x * x / 2) * _DENSITY * hermite
     return np.where(spread, np.clip(chance, 0.0, 1.0), sure)
+
+
+def _kinds() -> tuple[np.ndarray, np.ndarray]:
+    """Per box, each roll's kind (rolls of one kind score the same points, so they lead to the
+    same state: every five of a kind is a kind of its own, for the joker) and one roll of each."""
+    kinds = np.zeros((NUM_BOXES, len(ROLLS)), dtype=np.intp)
+    examples = []
+    for b in range(NUM_BOXES):
+        seen: dict[object, int] = {}
+        for r, roll in enumerate(ROLLS):
+            kind = roll if len(set(roll)) == 1 else BOX_POINTS[b, r]
+            kinds[b, r] = seen.setdefault(kind, len(seen))
+        examples.append([r for r in range(len(ROLLS)) if r == _first(kinds[b], kinds[b, r])])
+    width = max(len(e) for e in examples)
+    rolls = np.array([e + e[-1:] * (width - len(e)) for e in examples], dtype=np.intp)
+    return kinds, rolls
+
+
+def _first(row: np.ndarray, kind: int) -> int:
+    return int(np.argmax(row == kind))
+
+
+_KINDS, _KIND_ROLLS = _kinds()
+_BOX_COLUMN = np.arange(NUM_BOXES)[:, None, None]
 
 
 @cache
@@ -191,15 +215,20 @@ class TurnChances:
     @cached_property
     def _boxes(self) -> tuple[np.ndarray, np.ndarray]:
         s, tables = self.spread, self.tables
+        # A box's chance depends on the points it scores, not on the dice: work out one roll of
+        # each kind (_KINDS) per box and game, then spread them over the 252 rolls.
+        n = len(s.masks)
+        gain, *after = score_step(
+            s.masks, s.us, s.ys, _BOX_COLUMN, _KIND_ROLLS[:, :, None], tables.rules
+        )  # (13, kinds, n)
+        theirs = tuple(part[None, None, :] for part in self.theirs)
+        by_kind = tables.between(self.lead + gain, tuple(after), theirs)
+        points_by_kind = gain + tables.table[tuple(after)]
         legal = np.stack([legal_boxes(m, tables.rules) for m in s.masks.tolist()], axis=-1)
-        box, roll, game = np.nonzero(legal)
-        gain, *after = score_step(s.masks[game], s.us[game], s.ys[game], box, roll, tables.rules)
-        theirs = tuple(part[game] for part in self.theirs)
-        chances = np.full(legal.shape, -1.0)
-        chances[box, roll, game] = tables.between(self.lead[game] + gain, after, theirs)
-        points = np.full(legal.shape, -np.inf)
-        points[box, roll, game] = gain + tables.table[tuple(after)]
-        return chances, points
+        kinds = np.broadcast_to(_KINDS[:, :, None], (NUM_BOXES, len(ROLLS), n))
+        chances = np.take_along_axis(by_kind, kinds, axis=1)
+        points = np.take_along_axis(points_by_kind, kinds, axis=1)
+        return np.where(legal, chances, -1.0), np.where(legal, points, -np.inf)
 
     @cached_property
     def to_win(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

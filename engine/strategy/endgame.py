@@ -17,8 +17,8 @@ import numpy as np
 
 from engine.rulesets import RuleSet
 from engine.strategy.points import FULL_MASK, NUM_BOXES, NUM_MASKS, TABLE_SHAPE
-from engine.strategy.solver import _fill_copies, state_columns
-from engine.strategy.spread import TurnSpread
+from engine.strategy.solver import _fill_copies
+from engine.strategy.spread import TurnSpread, solved_states
 
 ENDGAME_BOXES = 3
 """States with at most this many open boxes get their exact distribution."""
@@ -31,28 +31,34 @@ class Endgame:
     """Exact distributions of the points to come of the last turns' states.
 
     ``rows[state]`` (an int array over ``(mask, u, y)``, -1 where the state has more boxes open)
-    indexes ``pmf`` (states, SUPPORT) and ``below`` (states, 3 SUPPORT): for each v from -SUPPORT
-    on, the chance of scoring fewer than v points plus half the chance of exactly v.
+    indexes ``pmf`` (states, SUPPORT), kept in float32 (33 MB for three boxes; a chance read
+    from it is off by 1e-7 at most).
     """
 
     def __init__(self, rows: np.ndarray, pmf: np.ndarray) -> None:
         self.rows = rows
-        self.pmf = pmf
-        # below[v] = P(X < v) + P(X = v) / 2 for v from -SUPPORT to 2 SUPPORT - 1: 0 under 0,
-        # 1 from SUPPORT on, so that any lead from -SUPPORT to SUPPORT reads a whole window.
-        below = np.zeros((len(pmf), 3 * SUPPORT))
+        self.pmf = pmf.astype(np.float32)
+
+    def below(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), 3 SUPPORT): for v from -SUPPORT to 2 SUPPORT - 1, the chance of scoring
+        fewer than v points plus half the chance of exactly v (0 under 0, 1 from SUPPORT on)."""
+        pmf = self.pmf[rows].astype(float)
+        below = np.zeros((len(rows), 3 * SUPPORT))
         below[:, SUPPORT + 1 : 2 * SUPPORT + 1] = np.cumsum(pmf, axis=1)
         below[:, SUPPORT : 2 * SUPPORT] += pmf / 2
         below[:, 2 * SUPPORT :] = 1.0
-        self.below = below
-        self._windows = np.lib.stride_tricks.sliding_window_view(below, SUPPORT, axis=1)
+        return below.astype(np.float32)
 
     def versus(self, lead: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         """Exact chance that ``lead`` + my points to come beat theirs (a draw counting half),
         for rows ``mine`` and ``theirs`` (three 1-d arrays of positions; rows must be >= 0)."""
-        # P(lead + X > Y) + P(= Y) / 2 = sum_x P(X = x) below_Y[lead + x]: a window of below_Y.
+        # P(lead + X > Y) + P(= Y) / 2 = sum_x P(X = x) below_Y[lead + x]: a window of below_Y,
+        # which starts at lead (any lead from -SUPPORT to SUPPORT reads a whole window).
+        opponents, which = np.unique(theirs, return_inverse=True)
+        windows = np.lib.stride_tricks.sliding_window_view(self.below(opponents), SUPPORT, axis=1)
         start = np.clip(lead, -SUPPORT, SUPPORT) + SUPPORT
-        return np.einsum("ij,ij->i", self.pmf[mine], self._windows[theirs, start])
+        chances = np.einsum("ij,ij->i", self.pmf[mine], windows[which, start])
+        return chances.astype(float)
 
 
 def build_endgame(
@@ -65,12 +71,7 @@ def build_endgame(
     count = 1
     for open_count in range(1, boxes + 1):
         masks_here = [m for m in range(NUM_MASKS) if NUM_BOXES - m.bit_count() == open_count]
-        cols = [state_columns(m, rules) for m in masks_here]
-        masks = np.concatenate(
-            [np.full(len(us), m) for m, (us, _) in zip(masks_here, cols, strict=True)]
-        )
-        us = np.concatenate([us for us, _ in cols])
-        ys = np.concatenate([ys for _, ys in cols])
+        masks, us, ys = solved_states(masks_here, rules)
         spread = TurnSpread(masks, us, ys, table, moments, rules)
         reach = spread.last_roll_chances()  # (252, n)
         after = rows[spread.after]  # (252, n) rows of the states the rolls lead to

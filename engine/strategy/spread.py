@@ -35,6 +35,7 @@ from engine.strategy.dice import (
     ROLL_OFFSET,
     ROLL_PROBS,
     ROLLS,
+    SUB_KEEPS_PADDED,
     TRANSITION,
     keep_values,
 )
@@ -60,6 +61,8 @@ SPREAD_VERSION = 1
 
 _FIRST_FACE = np.array([roll[0] for roll in ROLLS])
 _ROLL_COLUMN = np.arange(len(ROLLS))[:, None]
+_SMALL_BATCH = 8  # columns up to which one position's arrays take the dense paths
+_SUB_KEEPS_LARGEST_FIRST = np.sort(SUB_KEEPS_PADDED, axis=1)[:, ::-1].copy()
 _KEEP_ROWS = np.arange(NUM_KEEPS)[:, None]
 
 
@@ -104,7 +107,14 @@ def best_keep_index(values: np.ndarray) -> np.ndarray:
     Turns keep values (462, n) into best-sub-keep values in place and returns (252, n): for each
     roll and column, the index of the keep (a sub-multiset of the roll, all five = stand) with
     the highest value. On a tie the larger keep stays (standing beats an equal reroll).
+    For a few columns (one position's advice) one gather over each roll's sub-keeps is faster;
+    ``values`` are then left as they were.
     """
+    if values.shape[1] <= _SMALL_BATCH:
+        # Sub-keeps from the largest down, so that argmax's first maximum is the largest keep.
+        keeps = _SUB_KEEPS_LARGEST_FIRST
+        best = values[keeps].argmax(axis=1)  # (252, n)
+        return np.take_along_axis(keeps, best, axis=1)
     index = np.repeat(_KEEP_ROWS, values.shape[1], axis=1)
     for size in range(1, NUM_DICE + 1):
         level = values[LEVEL_SLICES[size]]
@@ -188,8 +198,12 @@ class TurnSpread:
     def through_turn(self, final: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A quantity linear in the turn's last roll, given per roll (252, n), for holding each
         keep with 1 and with 2 rerolls to make (each (462, n)), V choosing the later keeps."""
-        k1 = keep_values(final)
-        k2 = keep_values(np.take_along_axis(k1, self.choice1, axis=0))
+        # For a few columns the dense product beats keep_values' 30 row steps (as turn_arrays).
+        spread = (
+            (lambda rolls: TRANSITION @ rolls) if final.shape[1] <= _SMALL_BATCH else keep_values
+        )
+        k1 = spread(final)
+        k2 = spread(np.take_along_axis(k1, self.choice1, axis=0))
         return k1, k2
 
     def at_start(self, k2: np.ndarray) -> np.ndarray:
@@ -208,6 +222,16 @@ class TurnSpread:
         return reach
 
 
+def solved_states(masks: list[int], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The states ``(masks, us, ys)`` of these masks that the solver computes, as arrays."""
+    columns = [state_columns(m, rules) for m in masks]
+    return (
+        np.concatenate([np.full(len(us), m) for m, (us, _) in zip(masks, columns, strict=True)]),
+        np.concatenate([us for us, _ in columns]),
+        np.concatenate([ys for _, ys in columns]),
+    )
+
+
 def build_moments(
     table: np.ndarray, rules: RuleSet, min_filled: int = 0, chunk: int = 768
 ) -> np.ndarray:
@@ -220,12 +244,7 @@ def build_moments(
     moments = np.zeros((*TABLE_SHAPE, MOMENTS))
     for layer in _layers(min_filled):
         for masks_here in _chunks(layer, rules, chunk):
-            cols = [state_columns(m, rules) for m in masks_here]
-            masks = np.concatenate(
-                [np.full(len(us), m) for m, (us, _) in zip(masks_here, cols, strict=True)]
-            )
-            us = np.concatenate([us for us, _ in cols])
-            ys = np.concatenate([ys for _, ys in cols])
+            masks, us, ys = solved_states(masks_here, rules)
             spread = TurnSpread(masks, us, ys, table, moments, rules)
             moments[masks, us, ys] = spread.start().T
             for m in masks_here:

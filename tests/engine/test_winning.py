@@ -60,11 +60,11 @@ def test_the_last_turns_distributions_have_the_moments(model):
     states = np.argwhere(endgame.rows >= 0)
     rows = endgame.rows[tuple(states.T)]
     points = np.arange(SUPPORT, dtype=float)
-    pmf = endgame.pmf[rows]
-    assert np.allclose(pmf.sum(axis=1), 1)
+    pmf = endgame.pmf[rows].astype(float)  # kept in float32
+    assert np.allclose(pmf.sum(axis=1), 1, atol=1e-5)
     for k in range(1, 5):
         exact = pmf @ points**k
-        assert np.allclose(exact, model.moments[tuple(states.T)][:, k - 1], rtol=1e-9, atol=1e-6)
+        assert np.allclose(exact, model.moments[tuple(states.T)][:, k - 1], rtol=1e-5)
 
 
 def test_a_last_yahtzee_is_a_yahtzee_or_nothing(model):
@@ -72,8 +72,8 @@ def test_a_last_yahtzee_is_a_yahtzee_or_nothing(model):
     mask = (1 << 13) - 1 - (1 << BOXES.index("yahtzee"))
     pmf = endgame.pmf[endgame.rows[mask, 0, 0]]
     # Going for five of a kind from nothing, three rolls: 2,783,176 / 60,466,176.
-    assert pmf[50] == pytest.approx(2783176 / 60466176, abs=1e-12)
-    assert pmf[0] == pytest.approx(1 - 2783176 / 60466176, abs=1e-12)
+    assert pmf[50] == pytest.approx(2783176 / 60466176, abs=1e-8)
+    assert pmf[0] == pytest.approx(1 - 2783176 / 60466176, abs=1e-7)
 
 
 # ----- chances ------------------------------------------------------------------------------------
@@ -102,10 +102,12 @@ def test_the_last_turn_is_exact(model):
     needs_yahtzee = card_with_open({"yahtzee"})
     done = Scorecard.from_boxes({**{b: 0 for b in BOXES}, "chance": 6})
     assert model.chances([needs_yahtzee, done], 0, None, 2)[0] == pytest.approx(
-        2783176 / 60466176, abs=1e-12
+        2783176 / 60466176, abs=1e-8
     )
-    assert model.chances([needs_yahtzee, done], 0, [1, 1, 1, 1, 2], 1)[0] == pytest.approx(1 / 6)
-    assert model.chances([needs_yahtzee, done], 0, [1, 1, 1, 1, 2], 0) == (0.0, 1.0)
+    assert model.chances([needs_yahtzee, done], 0, [1, 1, 1, 1, 2], 1)[0] == pytest.approx(
+        1 / 6, abs=1e-7
+    )
+    assert model.chances([needs_yahtzee, done], 0, [1, 1, 1, 1, 2], 0) == pytest.approx((0, 1))
 
 
 def chance_win_by_enumeration(kept, rolls, target):
@@ -135,9 +137,11 @@ def test_playing_to_win_the_last_turn_is_exact_and_differs_from_points(model):
     moves = dict(model.move_chances([mine, theirs], 0, dice, 1))
     for kept in [(6, 6, 6), (4, 6, 6, 6), (3, 4, 6, 6, 6), ()]:
         assert moves[("keep", kept)] == pytest.approx(
-            float(chance_win_by_enumeration(kept, 1, 24)), abs=1e-12
+            float(chance_win_by_enumeration(kept, 1, 24)), abs=1e-7
         )
-    assert moves[("score", "chance")] == 1.0  # 25 wins now; for points it rolls the 3 again
+    assert moves[("score", "chance")] == pytest.approx(
+        1.0
+    )  # 25 wins now; for points it rolls the 3 again
     to_win = model.best_move([mine, theirs], 0, dice, 1)
     for_points = model.advisor.best_move(mine, dice, 1)
     assert to_win == ("score", "chance")
