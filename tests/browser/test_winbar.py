@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
+from tests.browser.online import start_online_game, wait_until
+from tests.servers import Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,3 +102,48 @@ def test_a_game_against_the_computer_playing_to_win_with_the_bar(
     expect(page.locator("svg.win-chart")).to_be_visible()
     page.screenshot(path=SHOTS / f"analysis-{language}-{size}.png", full_page=True)
     context.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with Server(tmp_path) as running:
+        yield running
+
+
+def test_a_watcher_sees_the_bar_move_live(browser: Browser, server, win_models):
+    """Ana and Bo play online; a watcher's page, never reloaded once the bar is there, is
+    pushed each roll's and score's chances (the players themselves go without)."""
+    base = server.url
+    ana = browser.new_context(viewport=SIZES["laptop"]).new_page()
+    bo = browser.new_context(viewport=SIZES["phone"]).new_page()
+    start_online_game(ana, bo, base)
+    watcher = browser.new_context(viewport=SIZES["phone"]).new_page()
+    watcher.goto(ana.url)
+    bar = watcher.locator("#winbar .winbar-text")
+
+    def shown() -> bool:  # the server loads its model on a thread when first asked
+        if bar.count():
+            return True
+        watcher.reload()
+        return False
+
+    wait_until(watcher, shown, "the watcher's bar", timeout=60)
+    expect(ana.locator("#winbar .winbar-text")).to_have_count(0)
+    seen, rolls = {bar.inner_text()}, []
+    for _ in range(2):
+        for me, name, other in ((ana, "Ana", "Bo"), (bo, "Bo", "Ana")):
+            before = bar.inner_text()
+            me.get_by_role("button", name=re.compile(r"^Roll")).click()
+            expect(me.get_by_role("button", name="Roll again (2 left)")).to_be_visible()
+            dice = re.findall(r"You rolled ([\d ]+)\.", me.locator("#messages").inner_text())[-1]
+            expect(watcher.locator("#messages")).to_contain_text(f"{name} rolled {dice}.")
+            rolls.append((before, bar.inner_text()))  # pushed with the roll, alone
+            me.get_by_role("link", name=re.compile("would score")).first.click()
+            me.get_by_role("button", name=re.compile(r"^Score \d+$")).click()
+            expect(me.locator(".whose-turn")).to_contain_text(f"{other} is playing")
+            what = re.findall(r"You scored ([^.]+)\.", me.locator("#messages").inner_text())[-1]
+            expect(watcher.locator("#messages")).to_contain_text(f"{name} scored {what}.")
+            seen |= {rolls[-1][1], bar.inner_text()}
+    assert any(before != after for before, after in rolls) and len(seen) > 2
+    assert all(sum(map(int, re.findall(r"(\d+)\s?%", text))) == 100 for text in seen)
+    watcher.screenshot(path=SHOTS / "watcher-live-en-phone.png")
