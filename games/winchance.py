@@ -43,7 +43,7 @@ def model(rules: RuleSet = YAHTZEE, *, wait: bool = False) -> WinModel | None:
     if not solvable(rules):
         return None
     directory = storage.cache_dir()
-    key = (rules, str(directory))
+    key = _key(rules, directory)
     with _lock:
         if key in _models or key in _failed:
             return _models.get(key)
@@ -90,15 +90,17 @@ def is_ready(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def available(rules: RuleSet = YAHTZEE) -> bool:
-    """True when this rule set's model is loaded or can be (its files in place, not damaged)."""
-    if not solvable(rules):
-        return False
-    directory = storage.cache_dir()
-    key = (rules, str(directory))
+    """True when this rule set's model is loaded or on its way (its files in place, not
+    damaged): asking starts its loading."""
+    if model(rules) is not None:
+        return True
     with _lock:
-        if key in _models or key in _failed:
-            return key in _models
-    return WinModel.exists(rules, directory)
+        return _key(rules, storage.cache_dir()) in _loads
+
+
+def _key(rules: RuleSet, directory: Path) -> tuple[RuleSet, str]:
+    """Where a model is kept in this process: its rule set and the directory of its files."""
+    return rules, str(directory)
 
 
 def chances(
