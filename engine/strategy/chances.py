@@ -12,7 +12,7 @@ comes from the two players' points to come: exact distributions in the last turn
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from math import pi, sqrt
 
 import numpy as np
@@ -117,7 +117,7 @@ _KINDS, _KIND_ROLLS = _kinds()
 _BOX_COLUMN = np.arange(NUM_BOXES)[:, None, None]
 
 
-@cache
+@lru_cache(maxsize=1024)  # 3 KB each: a card seen again, not every card
 def legal_boxes(mask: int, rules: RuleSet) -> np.ndarray:
     """(13, 252) bool: where each roll may be scored on a card whose filled boxes are ``mask``.
 

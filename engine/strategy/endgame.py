@@ -61,6 +61,32 @@ class Endgame:
         return chances.astype(float)
 
 
+def _mixtures(
+    known: np.ndarray, reach: np.ndarray, after: np.ndarray, gain: np.ndarray
+) -> np.ndarray:
+    """(n, SUPPORT): for each state j, the sum over rolls r of ``reach[r, j]`` times the
+    distribution ``known[after[r, j]]`` shifted up by ``gain[r, j]`` points."""
+    n = reach.shape[1]
+    # Rolls of a state that lead to the same row with the same gain are one term.
+    column = np.broadcast_to(np.arange(n), reach.shape)
+    key = (column.astype(np.int64) * len(known) + after) * SUPPORT + gain
+    terms, which = np.unique(key.ravel(), return_inverse=True)
+    weight = np.bincount(which, weights=reach.ravel())
+    state, rest = np.divmod(terms, len(known) * SUPPORT)
+    row, shift = np.divmod(rest, SUPPORT)
+    # A shift by g reads the row from -g on: a window of the row padded with SUPPORT zeros.
+    padded = np.zeros((len(known), 2 * SUPPORT))
+    padded[:, SUPPORT:] = known
+    windows = np.lib.stride_tricks.sliding_window_view(padded, SUPPORT, axis=1)
+    out = np.zeros((n, SUPPORT))
+    for start in range(0, len(terms), 8192):
+        part = slice(start, start + 8192)
+        shifted = windows[row[part], SUPPORT - shift[part]] * weight[part, None]
+        states, first = np.unique(state[part], return_index=True)  # terms are sorted by state
+        out[states] += np.add.reduceat(shifted, first, axis=0)
+    return out
+
+
 def build_endgame(
     table: np.ndarray, moments: np.ndarray, rules: RuleSet, boxes: int = ENDGAME_BOXES
 ) -> Endgame:
@@ -74,17 +100,7 @@ def build_endgame(
         masks, us, ys = solved_states(masks_here, rules)
         spread = TurnSpread(masks, us, ys, table, moments, rules)
         reach = spread.last_roll_chances()  # (252, n)
-        after = rows[spread.after]  # (252, n) rows of the states the rolls lead to
-        gain = spread.gain
-        known = np.concatenate(pmfs)
-        layer = np.zeros((len(masks), SUPPORT))
-        for j in range(len(masks)):
-            key = after[:, j] * SUPPORT + gain[:, j]
-            unique, inverse = np.unique(key, return_inverse=True)
-            weight = np.bincount(inverse, weights=reach[:, j])
-            for k, w in zip(unique.tolist(), weight.tolist(), strict=True):
-                row, shift = divmod(k, SUPPORT)
-                layer[j, shift:] += w * known[row, : SUPPORT - shift]
+        layer = _mixtures(np.concatenate(pmfs), reach, rows[spread.after], spread.gain)
         rows[masks, us, ys] = count + np.arange(len(masks))
         for m in masks_here:
             _fill_copies(rows, m, rules)

@@ -40,7 +40,7 @@ from engine.strategy.spread import (
 class WinModel:
     """Two-player win chances for one rule set, from its V table and the moments beside it."""
 
-    def __init__(self, advisor: Advisor, moments: np.ndarray, cache_size: int = 1024) -> None:
+    def __init__(self, advisor: Advisor, moments: np.ndarray, cache_size: int = 256) -> None:
         self.advisor = advisor
         self.rules = advisor.rules
         self.moments = moments
