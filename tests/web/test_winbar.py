@@ -272,6 +272,11 @@ def test_the_hint_says_when_the_best_move_for_points_is_not_the_best_to_win(win_
     assert split == (("score", "chance"), ("keep", (6, 6, 6)))
     page = client_for().get(f"/game/{game.id}/?hint=1").text
     assert "For points: Score Chance now (27 points); to win: Keep 6 6 6 and roll." in page
+    spanish = client_for().get(f"/game/{game.id}/?hint=1", headers={"Accept-Language": "es"})
+    assert (
+        "Para sumar puntos: Anotar en Suerte ahora (27 puntos); para ganar: Guardar 6 6 6 y "
+        "tirar." in spanish.text
+    )
     # Not where both agree: at the start of the game.
     first = services.start_game(VISITOR, ["Bo", "Ana"], mode=Game.Mode.LOCAL)
     act(first, "roll", dice=[6, 6, 6, 5, 4])
