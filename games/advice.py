@@ -30,10 +30,12 @@ from django.conf import settings
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
 from engine.strategy.points import exact_rules, solvable
+from games import winchance
 
 logger = logging.getLogger(__name__)
 
 NEEDS_TABLE = {bot.id for bot in bots.BOTS.values() if bot.uses_advisor}
+NEEDS_WIN_MODEL = {bots.TO_WIN.id}  # against one opponent (alone it plays as the perfect one)
 
 _lock = threading.Lock()
 _advisors: dict[Path, Advisor] = {}  # the loaded tables, by file
@@ -97,7 +99,10 @@ def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
 
 
 def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:
-    """Whether this computer strength can play now (the greedy beginner needs no table)."""
+    """Whether this computer strength can play now (the greedy beginner needs no table; the
+    one that plays to win its win model too)."""
+    if bot in NEEDS_WIN_MODEL and not winchance.available(rules):
+        return False
     return bot not in NEEDS_TABLE or is_ready(rules)
 
 

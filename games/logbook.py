@@ -7,6 +7,7 @@ would (the computer's own turns, and a turn whose time ran out, ``games.timeouts
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections.abc import Callable, Mapping
@@ -18,7 +19,7 @@ from engine.flow import ROLLS_PER_TURN, no_such_die
 from engine.rules import IllegalMove
 from engine.strategy import bots
 from engine.words import _
-from games import advice, clock, events
+from games import advice, clock, events, winchance
 from games.models import Action, Game, Seat
 from games.rawsql import insert_rows, update_columns
 
@@ -131,18 +132,26 @@ def play_turn(log: Log, position: int, strength: str, roll: Roll | None, rng) ->
     advisor = advice.advisor(log.game.rules)
     if advisor is None and strength in advice.NEEDS_TABLE:
         raise ComputerNotReady(COMPUTER_NOT_READY)  # the whole move waits, nothing is written
+    model = None  # the win model, for the computer that plays to win against one opponent
+    if strength in advice.NEEDS_WIN_MODEL and len(log.seats) == 2 and not log.state.forfeited:
+        model = winchance.model(log.game.rules, wait=True)  # once a process: about 3 s
+        if model is None:
+            raise ComputerNotReady(COMPUTER_NOT_READY)
     if not log.state.turn.dice:
         log.record(position, "roll", log.payload("roll", {}, roll))
     while True:
-        turn = log.state.turn
-        card = log.state.cards[position]
+        turn, cards = log.state.turn, log.state.cards
         # With saved rolls a turn may have more than two left: the computer plays as if two
         # (so it rolls on while the dice call for it, and saves what it does not need).
         left = min(turn.rolls_left, ROLLS_PER_TURN - 1)
-        move, choice = bots.choose_move(strength, advisor, card, turn.dice, left, rng)
+        choice_of = functools.partial(
+            bots.choose_move, strength, advisor, cards[position], turn.dice,
+            rng=rng, cards=cards, seat=position, model=model,
+        )  # fmt: skip
+        move, choice = choice_of(rolls_left=left)
         if move == "keep" and len(choice) == len(turn.dice):
             # Keeping all five is the same as scoring now: pick the box without a wasted roll.
-            move, choice = bots.choose_move(strength, advisor, card, turn.dice, 0, rng)
+            move, choice = choice_of(rolls_left=0)
         if move == "score":
             log.record(position, "score", {"box": choice})
             return

@@ -17,7 +17,7 @@ from core.identity import visitor_id
 from core.refusals import NOT_YOURS, ActionRefused, NotYourGame, translate_refusal
 from engine.analysis import analyse
 from engine.rulesets import RuleSet
-from games import advice, clock, playback, replays, services, timeouts
+from games import advice, clock, playback, replays, services, timeouts, winchance
 from games.forms import (
     ComputerGameForm,
     LocalGameForm,
@@ -33,6 +33,7 @@ from games.presenters import page, players, sheets
 from games.presenters.analysis import analysis_context
 from games.presenters.coach import coach_note
 from games.presenters.parts import changed_parts
+from games.presenters.winbar import win_line
 from games.responses import answered_on_the_game, closed_page, render_fragments
 
 
@@ -271,17 +272,17 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     if advisor is None:
         message = gettext("The coach is getting ready: try again in a minute.")
         return error_page(request, gettext("Not yet"), message, 503)
+    actions = [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")]
+    seats = len(game.ordered_seats())
+    model = winchance.model(game.rules, wait=True) if seats == 2 else None  # None: points only
     result = analyse(
-        [(a.seat, a.kind, a.payload) for a in game.actions.order_by("seq")],
-        seats=len(game.ordered_seats()),
-        seat=seat.position,
-        rules=game.rules,
-        advisor=advisor,
+        actions, seats=seats, seat=seat.position, rules=game.rules, advisor=advisor, model=model
     )
     context = analysis_context(game, seat, result, visitor_id(request)) | {
         "people": people,
         "coach_note": coach_note(game.rules),
     }
+    context["win_line"] = win_line(game, actions, visitor_id(request))  # two players' chances
     return render(request, "games/analysis.html", context)
 
 

@@ -143,6 +143,20 @@ def maxi_unsolved(monkeypatch, tmp_path):
     return tmp_path
 
 
+@pytest.fixture(scope="session")
+def win_models(strategy_tables):
+    """The two-player win-chance models of the rule sets with a table, built once if missing
+    (their moments beside the tables), by rule set; loaded where the site keeps them, so that
+    its pages show the win-probability bar from their first drawing."""
+    from engine.strategy.winning import WinModel
+    from games import winchance
+
+    for rules in strategy_tables:
+        if not WinModel.exists(rules):
+            WinModel.load(rules)  # builds the moments
+    return {rules: winchance.model(rules, wait=True) for rules in strategy_tables}
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--sqlite-on-disk",

@@ -171,6 +171,8 @@ def render_context(game: Game, visitor: str | None, page: dict, message: GameCha
         parts = message.onlookers_parts
     if message.version is not None and message.version != game.log_length:
         parts = ["game"]
+    if not context["winbar_styles"]:  # a page that cannot show the chances is sent no empty bar
+        parts = [part for part in parts if part != "winbar"]
     return render_parts(context, parts)
 
 

@@ -31,6 +31,27 @@ GRADE_NAMES = {
 }
 
 
+CHANCE_THRESHOLDS = (("fine", 0.0), ("inaccuracy", 0.01), ("mistake", 0.03), ("blunder", 0.06))
+"""Chance to win lost (0 to 1) from which a two-player decision gets each class: at an even
+position the points' thresholds (1, 3, 8) cost about this much of the chance to win."""
+
+DECIDED = 0.01
+"""A position whose best chance to win is under this (or over 1 minus it) is decided: there the
+points alone grade a decision, as every move leaves the result as it was."""
+
+GRADES = [name for name, _ in CHANCE_THRESHOLDS]
+
+
+def grade_of(decision: Decision) -> str:
+    """A decision's class: in a two-player game that the win model knows, by the chance to win
+    it gave away (what the game is played for: a move that wins more often is no mistake for
+    the points it gives away), except in a decided position; elsewhere by the points lost."""
+    lost, best = decision.chance_lost, decision.best_chance
+    if lost is None or best is None or not DECIDED <= best <= 1 - DECIDED:
+        return decision.grade
+    return [name for name, floor in CHANCE_THRESHOLDS if lost >= floor - 1e-12][-1]
+
+
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
 
 
@@ -43,6 +64,8 @@ def analysis_context(game: Game, seat: Seat, result: Analysis, viewer: str | Non
     own = not seat.bot and bool(viewer) and seat.visitor == viewer
 
     def row(decision: Decision) -> dict:
+        grade = grade_of(decision)
+        lost = decision.chance_lost
         return {
             "decision": decision,
             "dice": [
@@ -51,9 +74,11 @@ def analysis_context(game: Game, seat: Seat, result: Analysis, viewer: str | Non
             ],
             "played": move_words(decision.move, decision.card, decision.dice),
             "best": move_words(decision.best, decision.card, decision.dice),
-            "grade": decision.grade,
-            "grade_name": gettext(GRADE_NAMES[decision.grade]),
+            "grade": grade,
+            "grade_name": gettext(GRADE_NAMES[grade]),
             "filled": [(label(box), points) for box, points in decision.card.boxes.items()],
+            # The chance to win given away, in points of a hundred (None: not a game of two).
+            "chance_lost": None if lost is None else 100 * lost,
         }
 
     rows = [row(d) for d in result.decisions]
@@ -72,7 +97,12 @@ def analysis_context(game: Game, seat: Seat, result: Analysis, viewer: str | Non
          "grade": rows[i - 1]["grade"] if i else "start"}
         for i, v in enumerate(values)
     ]  # fmt: skip
-    counts = result.counts()
+    counts = {grade: sum(r["grade"] == grade for r in rows) for grade in GRADES}
+    # The costliest: the worst graded first, then by the points lost (what the engine ranks).
+    costliest = sorted(
+        (rows[d.index] for d in result.decisions if d.loss > 1e-9 or d.chance_lost),
+        key=lambda r: (-GRADES.index(r["grade"]), -r["decision"].loss),
+    )[:3]
     return {
         "game": game,
         "seat": seat,
@@ -80,7 +110,8 @@ def analysis_context(game: Game, seat: Seat, result: Analysis, viewer: str | Non
         "name": seat_name(seat, own=own),
         "result": result,
         "rows": rows,
-        "costliest": [rows[d.index] for d in result.costliest(3)],
+        "costliest": costliest,
+        "by_chance": any(r["chance_lost"] is not None for r in rows),
         "counts": [(gettext(GRADE_NAMES[g]), g, n) for g, n in counts.items()],
         "chart": {
             "width": CHART_WIDTH,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
+from engine.analysis import points_vs_win
 from engine.rules import Scorecard
 from engine.rulesets import RuleSet
 from engine.strategy import odds
-from games import advice
+from games import advice, winchance
 from games.models import Game
 from games.presenters.words import label
 
@@ -48,6 +49,32 @@ def hint_lines(game: Game, state, limit: int = 3) -> list[dict] | None:
         }
         for move, value in options[:limit]
     ]
+
+
+def split_line(game: Game, state) -> str | None:
+    """In a two-player game, when the best move for points is not the best to win, both in
+    words ("For points: ...; to win: ..."); None when they agree or no model is ready."""
+    model, advisor = winchance.model(game.rules), advice.advisor(game.rules)
+    if len(state.cards) != 2 or state.forfeited or model is None or advisor is None:
+        return None
+    turn, card = state.turn, state.cards[state.current]
+    cards, current = state.cards, state.current
+    split = points_vs_win(model, advisor, cards, current, turn.dice, turn.rolls_left)
+    if split is None:
+        return None
+    # Keeping all the dice is scoring later what could be scored now: said as that box.
+    for_points, to_win = split
+    if for_points[0] == "keep" and len(for_points[1]) == len(turn.dice):
+        for_points = advisor.best_move(card, turn.dice, 0)
+    if to_win[0] == "keep" and len(to_win[1]) == len(turn.dice):
+        to_win = model.best_move(cards, current, turn.dice, 0)
+    if for_points == to_win:
+        return None
+    for_points, to_win = (move_words(move, card, turn.dice) for move in (for_points, to_win))
+    return gettext("For points: %(points)s; to win: %(win)s.") % {
+        "points": for_points,
+        "win": to_win,
+    }
 
 
 def odds_lines(state) -> list[dict]:

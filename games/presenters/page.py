@@ -19,7 +19,7 @@ from games.models import Game, Seat
 from games.playback import DEFAULT, SPEEDS, Speed
 from games.presenters import hooks
 from games.presenters.card import card_rows, card_sections, card_totals
-from games.presenters.coach import coach_allowed, coach_note, hint_lines, odds_lines
+from games.presenters.coach import coach_allowed, coach_note, hint_lines, odds_lines, split_line
 from games.presenters.dice import dice_hint, dice_sprite, dice_views, roll_label, whose_turn
 from games.presenters.news import describe, recent_news
 from games.presenters.players import (
@@ -30,6 +30,7 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.urls import game_urls
+from games.presenters.winbar import may_show, win_bar
 from games.presenters.words import (
     bonus_figures,
     label,
@@ -139,6 +140,7 @@ def game_context(
         | _coach_context(view, hint)
         | _playback_context(view, error, at, speed)
         | _online_context(view)
+        | _winbar_context(view)
     )
 
 
@@ -276,6 +278,7 @@ def _coach_context(view: GameView, hint: bool) -> dict:
     return {
         "coach": coaching,
         "hint": hint_lines(view.game, view.state) if asked else None,
+        "hint_split": split_line(view.game, view.state) if asked else None,
         "hint_asked": hint,
         "odds": odds_lines(view.state) if coaching else [],
         "coach_note": coach_note(view.game.rules) if coaching else "",
@@ -315,6 +318,14 @@ def _online_context(view: GameView) -> dict:
         and view.now
         and seat.position not in state.forfeited,
     }
+
+
+def _winbar_context(view: GameView) -> dict:
+    """Each player's chance to win, in a two-player game: worked out if a template shows it."""
+    bar = Later(
+        lambda: win_bar(view.game, view.seats, view.state, view.seat, now=view.now), view.language
+    )
+    return {"winbar": bar, "winbar_styles": may_show(view.game, view.seats, view.seat)}
 
 
 def resign_context(game: Game, position: int) -> dict:

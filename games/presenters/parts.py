@@ -16,8 +16,9 @@ CHANGED_PARTS = {
     "hold": ("dice", "coach", "messages"),
 }
 # The pages that cannot play now (the other seats, watchers) show no box previews and no coach:
-# until a box is scored, only their dice and message line change.
-ONLOOKERS_SEE = {"roll": ("dice", "messages"), "hold": ("dice", "messages")}
+# until a box is scored, only their dice and message line change, and with a roll the chances to
+# win (a part of the status, drawn with it elsewhere).
+ONLOOKERS_SEE = {"roll": ("dice", "messages", "winbar"), "hold": ("dice", "messages")}
 
 
 def changed_parts(kind: str, *, onlooker: bool = False) -> tuple[str, ...]:

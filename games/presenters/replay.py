@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 
 from engine.analysis import by_player, decide, is_decision
 from engine.flow import GameState, replay
-from games import advice
+from games import advice, winchance
 from games.models import Game
-from games.presenters.analysis import GRADE_NAMES
+from games.presenters.analysis import GRADE_NAMES, grade_of
 from games.presenters.coach import move_words
 from games.presenters.page import game_context
 from games.presenters.players import is_own, seat_name
@@ -105,13 +105,17 @@ def _coach_view(game: Game, state: GameState, action: Logged) -> dict | None:
     advisor = advice.advisor(game.rules)
     if advisor is None:
         return {"ready": False}
-    decision = decide(state, seat, kind, payload, advisor)
+    model = winchance.model(game.rules, wait=True) if len(state.cards) == 2 else None
+    decision = decide(state, seat, kind, payload, advisor, model=model)
+    grade, lost = grade_of(decision), decision.chance_lost
     return {
         "ready": True,
         "decision": decision,
         "played": move_words(decision.move, decision.card, decision.dice),
         "best": move_words(decision.best, decision.card, decision.dice),
-        "grade": decision.grade,
-        "grade_name": gettext(GRADE_NAMES[decision.grade]),
-        "was_best": decision.loss < 1e-9,
+        "grade": grade,
+        "grade_name": gettext(GRADE_NAMES[grade]),
+        # Best for points, and (in a game of two) as good to win to the tenth shown.
+        "was_best": decision.loss < 1e-9 and (lost or 0) < 0.0005,
+        "chance_lost": None if lost is None else 100 * lost,
     }

@@ -19,6 +19,7 @@ from engine.rulesets import YAHTZEE, RuleSet
 from engine.rulesets import YAHTZEE_NO_BONUS as NO_BONUS
 from engine.strategy import Advisor, storage, table_path
 from engine.strategy.points import TABLE_SHAPE
+from engine.strategy.spread import MOMENTS, moment_path
 from games import advice
 from games.management.commands import solve as solve_command
 from games.models import Game
@@ -110,12 +111,22 @@ DAMAGES = [
 
 
 @pytest.fixture
-def table_dir(tmp_path, monkeypatch, strategy_tables) -> Path:
-    """A strategy directory of this test's own, with good copies of both tables, in use."""
+def table_dir(tmp_path, monkeypatch, strategy_tables, win_models) -> Path:
+    """A strategy directory of this test's own, with good copies of both tables, in use (and
+    the win models' tables, which ``solve`` builds when they are missing)."""
+    link_win_models(tmp_path)
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
     for rules, good in strategy_tables.items():
         storage.save_table(good.table, table_path(rules, tmp_path))
     return tmp_path
+
+
+def link_win_models(directory: Path) -> None:
+    """The win models' tables of the configured directory, linked into ``directory``."""
+    for rules in (YAHTZEE, NO_BONUS):
+        for k in range(2, MOMENTS + 1):
+            file = moment_path(rules, k)
+            (directory / file.name).symlink_to(file.resolve())
 
 
 @pytest.fixture
@@ -295,8 +306,9 @@ def test_solve_if_missing_rebuilds_a_damaged_table(table_dir, strategy_tables, f
 
 
 def test_a_table_from_before_checksums_is_built_anew(
-    tmp_path, monkeypatch, strategy_tables, fake_build, rebuilds
+    tmp_path, monkeypatch, strategy_tables, win_models, fake_build, rebuilds
 ):
+    link_win_models(tmp_path)
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))
     for rules, good in strategy_tables.items():
         np.save(tmp_path / f"yahtzee-v1-{rules.key}.npy", good.table)
@@ -329,3 +341,21 @@ def test_a_computer_game_waits_while_its_table_is_damaged(
     client.post(url(game, "score"), {"step": before, "box": "chance"})
     game.refresh_from_db()
     assert [card.turns_played for card in game.state().cards] == [1, 1]
+
+
+def test_solve_if_missing_builds_the_win_models_tables_beside_a_table(
+    table_dir, strategy_tables, win_models, fake_build, monkeypatch
+):
+    from engine.strategy import winning
+
+    for rules in (YAHTZEE, NO_BONUS):
+        for k in range(2, MOMENTS + 1):
+            moment_path(rules, k, table_dir).unlink()
+    # The moments as the engine computes them, handed over rather than worked out again.
+    monkeypatch.setattr(winning, "build_moments", lambda table, rules: win_models[rules].moments)
+    out = io.StringIO()
+    call_command("solve", "--if-missing", "--dir", str(table_dir), stdout=out)
+    assert fake_build == []  # the points tables were sound
+    assert "Built the official win model" in out.getvalue()
+    assert "Built the no-multiple win model" in out.getvalue()
+    assert all(winning.WinModel.exists(rules, table_dir) for rules in (YAHTZEE, NO_BONUS))

@@ -35,8 +35,8 @@ def play_to_the_end(game: Game, rng: random.Random) -> None:
         act(game, "score", box=box)
 
 
-@pytest.mark.parametrize("strength", ["optimal", "club", "beginner"])
-def test_a_whole_game_against_each_computer(strength, strategy_tables):
+@pytest.mark.parametrize("strength", ["optimal", "to-win", "club", "beginner"])
+def test_a_whole_game_against_each_computer(strength, strategy_tables, win_models):
     game = start(client_for(), mode="computer", strength=strength)
     assert [(s.bot, s.visitor) for s in game.ordered_seats()] == [("", VISITOR), (strength, "")]
     play_to_the_end(game, random.Random(7))
@@ -54,6 +54,7 @@ def test_a_whole_game_against_each_computer(strength, strategy_tables):
     else:
         names = {
             "optimal": "Computer (perfect)",
+            "to-win": "Computer (playing to win)",
             "club": "Computer (club player)",
             "beginner": "Computer (beginner)",
         }

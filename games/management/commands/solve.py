@@ -14,6 +14,7 @@ from engine.rulesets import RULE_SETS, RuleSet
 from engine.strategy import build, storage, table_path
 from engine.strategy.points import exact_rules, solvable
 from engine.strategy.solver import count_states
+from engine.strategy.winning import WinModel
 
 
 def _has_table(rules: RuleSet) -> bool:
@@ -73,6 +74,7 @@ class Command(BaseCommand):
             with storage.build_lock(file):
                 if options["if_missing"] and self._sound(name, file):
                     self.stdout.write(f"The {name} table is ready at {file}")
+                    self._win_model(name, rules, options["dir"], options["if_missing"])
                     continue
                 self.stdout.write(f"Solving the {name} rules…")
                 started = time.perf_counter()
@@ -82,6 +84,23 @@ class Command(BaseCommand):
             value = advisor.expected_total(Scorecard(rules))
             self.stdout.write(f"Expected score of a new game: {value:.4f}")
             self.stdout.write(f"Built in {elapsed:.1f} s; table at {file}")
+            self._win_model(name, rules, options["dir"], options["if_missing"])
+
+    def _win_model(
+        self, name: str, rules: RuleSet, directory: str | None, if_missing: bool
+    ) -> None:
+        """The two-player win model's tables beside the points table, built if missing (or, but
+        for ``--if-missing``, damaged: ``WinModel.load`` checks them); the win-probability bar
+        and the computer that plays to win wait for them (``games.winchance``)."""
+        if if_missing and WinModel.exists(rules, directory):
+            return
+        started = time.perf_counter()
+        model = WinModel.load(rules, directory)
+        if model.build_seconds is not None:
+            self.stdout.write(
+                f"Built the {name} win model in {model.build_seconds:.1f} s "
+                f"({time.perf_counter() - started:.1f} s with loading)"
+            )
 
     def _sound(self, name: str, file: Path) -> bool:
         """Whether the table in ``file`` loads and checks out; a damaged one is said so."""
