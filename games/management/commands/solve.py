@@ -91,8 +91,9 @@ class Command(BaseCommand):
     ) -> None:
         """The two-player win model's tables beside the points table, built if missing (or, but
         for ``--if-missing``, damaged: ``WinModel.load`` checks them); the win-probability bar
-        and the computer that plays to win wait for them (``games.winchance``)."""
-        if if_missing and WinModel.exists(rules, directory):
+        and the computer that plays to win wait for them (``games.winchance``). Six dice have
+        none: win chances are worked out for five."""
+        if not solvable(rules) or (if_missing and WinModel.exists(rules, directory)):
             return
         started = time.perf_counter()
         model = WinModel.load(rules, directory)
