@@ -50,7 +50,20 @@ from __future__ import annotations
 from engine.strategy.advisor import Advisor, Move, build, state_of
 from engine.strategy.storage import cache_dir, table_exists, table_path
 
+NEW_GAME_VALUES = {
+    "official": 254.5877,
+    "no-multiple": 245.8708,
+    "official-in-order": 130.2860,
+    "yatzy": 248.4400,
+    "yatzy-in-order": 122.5585,
+    "maxi": 361.9701,
+}
+"""Each rule set's exact expected score of a new game under optimal play, by key, as its table
+gives it (``Advisor.new_game_value``; tests/engine/test_strategy_variants.py checks each against
+its table). Maxi Yatzy's was first worked out here (docs/strategy.md)."""
+
 __all__ = [
+    "NEW_GAME_VALUES",
     "Advisor",
     "Move",
     "build",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.utils.translation import get_language, gettext
 
 from engine.rules import Scorecard, box_score
-from engine.rulesets import MAXI_YATZY, YAHTZEE, YATZY, RuleSet
+from engine.rulesets import MAXI_YATZY, RULE_SETS, YAHTZEE, YATZY, RuleSet
+from engine.strategy import NEW_GAME_VALUES
 from games.models import Game
 from games.presenters.boxwords import box_rule, rule_words
 from games.presenters.players import is_own, seat_name
@@ -107,4 +108,9 @@ def guide_context() -> dict:
         }
         for rules in GUIDE_CARDS
     ]
-    return {"examples": examples(YAHTZEE), "cards": cards}
+    perfect = [
+        (gettext(rules.name), NEW_GAME_VALUES[rules.key])
+        for rules in RULE_SETS.values()
+        if rules.key in NEW_GAME_VALUES
+    ]
+    return {"examples": examples(YAHTZEE), "cards": cards, "perfect": perfect}

@@ -22,20 +22,17 @@ from engine.rulesets import (
     YATZY_IN_ORDER,
     RuleSet,
 )
-from engine.strategy import Advisor, odds, state_of
+from engine.strategy import NEW_GAME_VALUES, Advisor, odds, state_of
 from engine.strategy.dice import dice_set
 from engine.strategy.points import check_solvable, layout, solvable
 from engine.strategy.simulate import simulate
 from engine.strategy.solver import score_values, solve
 
 NEW_GAME = {
-    YAHTZEE: 254.5877,
-    YAHTZEE_NO_BONUS: 245.8708,
-    YAHTZEE_IN_ORDER: 130.2860,
-    YATZY: 248.4400,
-    YATZY_IN_ORDER: 122.5585,
+    rules: NEW_GAME_VALUES[rules.key]
+    for rules in (YAHTZEE, YAHTZEE_NO_BONUS, YAHTZEE_IN_ORDER, YATZY, YATZY_IN_ORDER)
 }
-"""Each five-dice rule set's exact expected score of a new game (docs/strategy.md)."""
+"""Each five-dice rule set's exact expected score of a new game, as the guide states it."""
 
 EVERY_TABLE = [*NEW_GAME, MAXI_YATZY]
 
@@ -212,8 +209,8 @@ def test_six_dice_tables():
     assert np.array_equal(six.best_keep_inplace(values.copy()), expected)
 
 
-MAXI_VALUE = 361.97
-"""Maxi Yatzy's exact expected score (361.97014; docs/strategy.md)."""
+MAXI_VALUE = NEW_GAME_VALUES["maxi"]
+"""Maxi Yatzy's exact expected score (361.97014; docs/strategy.md), as the guide states it."""
 
 
 @pytest.mark.skipif(
@@ -224,7 +221,7 @@ def test_maxi_yatzy_new_game_is_worth_its_exact_expected_score():
     """Maxi Yatzy's table (an hour's build at most, so only where it is built) gives its value,
     and the perfect player's simulated games average it."""
     advisor = Advisor.load(MAXI_YATZY, build_if_missing=False)
-    assert round(advisor.expected_total(Scorecard(MAXI_YATZY)), 2) == MAXI_VALUE
+    assert round(advisor.expected_total(Scorecard(MAXI_YATZY)), 4) == pytest.approx(MAXI_VALUE)
     totals = simulate("optimal", 2_000, seed=4, advisor=advisor, rules=MAXI_YATZY)
     assert abs(totals.mean() - advisor.new_game_value) < 4 * totals.std() / np.sqrt(len(totals))
     saved = advisor.answering(MAXI_YATZY_SAVED)

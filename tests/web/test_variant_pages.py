@@ -298,3 +298,15 @@ def test_the_perfect_computer_plays_yatzy_by_its_table(strategy_tables):
     computer = game.state().cards[1]
     assert game.current_seat == 0 and computer.turns_played == 1
     assert set(computer.boxes) <= set(YATZY.keys)
+
+
+@pytest.mark.parametrize(
+    ("language", "maxi", "yatzy"),
+    [("en", "<td>Maxi Yatzy</td><td>361.97</td>", "<td>Yatzy</td><td>248.44</td>"),
+     ("es", "<td>Maxi Yatzy</td><td>361,97</td>", "<td>Yatzy</td><td>248,44</td>")],
+)  # fmt: skip
+def test_the_guide_states_what_perfect_play_scores_in_every_game(language, maxi, yatzy):
+    guide = Client().get("/guide/", headers={"Accept-Language": language}).text
+    table = guide[guide.index('id="perfect-scores"') : guide.index('id="rules-maxi-saved"')]
+    assert maxi in table and yatzy in table
+    assert table.count("<tr><td>") == 6  # every game with its own table: saved rolls has none
