@@ -51,10 +51,17 @@ def run(command: list[str], cwd: Path) -> dict[str, float]:
     }
 
 
-def ours(checkout: Path, directory: str) -> list[str]:
-    """This project's build of the official table, as an operator runs it."""
+def ours(checkout: Path, directory: str, *, points_only: bool = True) -> list[str]:
+    """This project's build of the official table, as an operator runs it: the points table
+    alone (``--points-only``; the Rust wheel builds no win model), unless the checkout is one from
+    before the win models (``points_only=False``: a baseline that has no such option)."""
     solve = ["manage.py", "solve", "--variant", "official", "--dir", directory]
-    return [sys.executable, str(checkout / solve[0]), *solve[1:]]
+    return [
+        sys.executable,
+        str(checkout / solve[0]),
+        *solve[1:],
+        *(["--points-only"] * points_only),
+    ]
 
 
 def main() -> None:
@@ -63,12 +70,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rust-python", help="python of a virtualenv with yatzy-solver 1.0.0")
     parser.add_argument("--baseline", type=Path, help="another checkout to time the same way")
+    parser.add_argument(
+        "--baseline-points-only",
+        action="store_true",
+        help="the baseline's solve knows --points-only (a checkout with the win models)",
+    )
     args = parser.parse_args()
     contenders: dict[str, tuple[list[str], Path]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-build-") as directory:
         contenders["this checkout"] = (ours(ROOT, directory), ROOT)
         if args.baseline:
-            contenders["baseline"] = (ours(args.baseline, directory), args.baseline)
+            baseline = ours(args.baseline, directory, points_only=args.baseline_points_only)
+            contenders["baseline"] = (baseline, args.baseline)
         if args.rust_python:
             contenders["rust yatzy-solver"] = ([args.rust_python, "-c", RUST], Path(directory))
         results: dict[str, list[dict[str, float]]] = {name: [] for name in contenders}

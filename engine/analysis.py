@@ -163,7 +163,12 @@ def decide(
     move: Move = ("keep", turn.kept) if kind == "roll" else ("score", payload["box"])
     options = advisor.options(card, turn.dice, turn.rolls_left)
     chance = best_chance = None
-    if model is not None and len(state.cards) == 2 and card.rules == model.rules:
+    if (
+        model is not None
+        and len(state.cards) == 2
+        and not state.forfeited  # the game is decided: an abandoned card is no opponent
+        and card.rules == model.rules
+    ):
         chances = dict(model.move_chances(state.cards, actor, turn.dice, turn.rolls_left))
         chance, best_chance = chances[move], max(chances.values())
     return Decision(

@@ -73,7 +73,8 @@ def advisor(rules: RuleSet = YAHTZEE) -> Advisor | None:
             return None
         except storage.DamagedTable as damage:
             _refused[file] = seen
-            _damaged(rules, directory, file, damage)
+            if solvable(rules):  # Maxi Yatzy's: scripts/serve's build, never a request's
+                _damaged(rules, directory, file, damage)
             return None
         _advisors[file] = loaded
         return loaded
@@ -94,7 +95,10 @@ def exact(rules: RuleSet = YAHTZEE) -> bool:
 
 
 def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
-    """Whether this computer strength plays this rule set at all (now or once ready)."""
+    """Whether this computer strength plays this rule set at all (now or once ready): the one
+    that plays to win only the games win chances are worked out for (five dice)."""
+    if bot in NEEDS_WIN_MODEL and not solvable(rules):
+        return False
     return bot not in NEEDS_TABLE or offered(rules)
 
 

@@ -307,8 +307,10 @@ def _move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
         seen = data.get("held")
         if seen is None:
             return {}
-        if len(seen) not in DICE_COUNTS or set(seen) - {"0", "1"}:
+        if set(seen) - {"0", "1"}:
             raise IllegalMove(untranslated("Say whether to hold or release the die."))
+        if len(seen) not in DICE_COUNTS:
+            raise IllegalMove(untranslated("There is no such die: a game has five or six."))
         return {"held": [c == "1" for c in seen]}
     if kind == "hold":
         held = {"1": True, "0": False}.get(data.get("held", ""))

@@ -98,9 +98,13 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _home(request, {mode: form}, status=400)
     rules = form.rules()
-    if not all(advice.bot_offered(bot, rules) for bot in form.strengths()):
-        no_table = gettext("The computer plays %(game)s only as the beginner: choose the beginner.")
-        form.add_error(None, no_table % {"game": gettext(rules.name)})
+    refused = [bot for bot in form.strengths() if not advice.bot_offered(bot, rules)]
+    if refused:
+        if advice.offered(rules):  # only the one playing to win: win chances need five dice
+            why = gettext("The computer plays to win in five-dice games only: choose another.")
+        else:
+            why = gettext("The computer plays %(game)s only as the beginner: choose the beginner.")
+        form.add_error(None, why % {"game": gettext(rules.name)})
         return _home(request, {mode: form}, status=400)
     if not all(advice.bot_can_play(bot, rules) for bot in form.strengths()):
         form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))

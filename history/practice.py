@@ -155,8 +155,11 @@ def _grade(context: dict, data: QueryDict) -> dict:
     turn, card = state.turn, state.cards[position.seat]
     choice, keep = data.get("choice", ""), data.getlist("keep")
     if choice == "roll" and turn.rolls_left:
-        if not all(k in ("0", "1", "2", "3", "4") for k in keep) or len(set(keep)) != len(keep):
-            raise Refused(_("Choose dice to keep among the five."))
+        dice = {str(die) for die in range(len(turn.dice))}
+        if not set(keep) <= dice or len(set(keep)) != len(keep):
+            if len(turn.dice) == 5:
+                raise Refused(_("Choose dice to keep among the five."))
+            raise Refused(_("Choose dice to keep among the six."))
         move = ("keep", tuple(sorted(turn.dice[int(k)] for k in keep)))
     elif choice.startswith("box:") and choice[4:] in card.options(turn.dice):
         move = ("score", choice[4:])

@@ -50,7 +50,7 @@ class Bot:
 OPTIMAL = Bot(
     "optimal",
     _("Perfect computer"),
-    _("Plays every move exactly optimally: about 254.6 points on average."),
+    _("Plays every move exactly optimally: the most points on average (254.6 in Yahtzee)."),
     True,
     _("Computer (perfect)"),
 )

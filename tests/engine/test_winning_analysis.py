@@ -69,3 +69,13 @@ def test_the_hint_says_when_points_and_winning_differ(model, strategy_tables):
     cards = [Scorecard(), Scorecard()]
     assert points_vs_win(model, advisor, cards, 0, (6, 6, 6, 6, 6), 2) is None
     assert points_vs_win(model, advisor, cards, 1, (1, 2, 3, 4, 5), 2) is None
+
+
+def test_no_chance_is_graded_once_the_opponent_has_left(model, strategy_tables):
+    """After a forfeit the game is decided: the abandoned card is no opponent to weigh."""
+    log = careless_game(5)[:4]  # a turn each
+    log += [(0, "forfeit", {"seat": 1}), *careless_game(5)[4:6]]  # seat 0 plays on alone
+    advisor = strategy_tables[YAHTZEE]
+    alone = analyse(log, seats=2, seat=0, rules=YAHTZEE, advisor=advisor, model=model)
+    before, after = alone.decisions[0], alone.decisions[-1]
+    assert before.chance is not None and after.chance is None and after.loss is not None

@@ -144,7 +144,8 @@ def test_saved_rolls_are_shown_and_counted_down():
             "There is no such die: choose one of the 6",
         ),
         (YAHTZEE, "roll", {"held": "000000"}, "There is no such die: choose one of the five."),
-        (YAHTZEE, "roll", {"held": "0000000"}, "Say whether to hold or release the die."),
+        (YAHTZEE, "roll", {"held": "0000000"}, "There is no such die: a game has five or six."),
+        (YAHTZEE, "roll", {"held": "00x00"}, "Say whether to hold or release the die."),
         (MAXI_YATZY, "roll", {"held": "00000"}, "There is no such die: choose one of the 6."),
         (MAXI_YATZY, "roll", {}, "No rolls left: choose a box to score."),
     ],
@@ -310,3 +311,15 @@ def test_the_guide_states_what_perfect_play_scores_in_every_game(language, maxi,
     table = guide[guide.index('id="perfect-scores"') : guide.index('id="rules-maxi-saved"')]
     assert maxi in table and yatzy in table
     assert table.count("<tr><td>") == 6  # every game with its own table: saved rolls has none
+
+
+@pytest.mark.parametrize("rules", [MAXI_YATZY, MAXI_YATZY_SAVED], ids=lambda rules: rules.key)
+def test_the_computer_playing_to_win_plays_no_six_dice_game(rules):
+    """Win chances are worked out for five dice: the strength is refused in words for Maxi
+    Yatzy, with or without its table, never a wait that does not end (409)."""
+    assert not advice.bot_offered("to-win", rules) and advice.bot_offered("beginner", rules)
+    data = {"mode": "computer", "strength": "to-win", "variant": rules.key}
+    response = client_for().post("/new/", data)
+    assert response.status_code == 400
+    assert "only" in response.text and "choose" in response.text
+    assert not Game.objects.exists()
