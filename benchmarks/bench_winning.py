@@ -1,9 +1,10 @@
 """Benchmark of the win chances and of the computer that plays to win.
 
     .venv/bin/python benchmarks/bench_winning.py [--calibration 100000] [--duels 200000]
-        [--positions 2000] [--build] [--seed 2026]
+        [--positions 2000] [--build] [--seed 2026] [--variant yatzy]
 
-Reads the official rules' V table and moments from $YAHTZEE_STRATEGY_DIR (built if missing).
+Reads a five-dice rule set's V table and moments (``--variant``, the official rules by default)
+from $YAHTZEE_STRATEGY_DIR (built if missing).
 Prints: the moments' build time and size (``--build``, into a temporary directory), the time of
 a ``WinModel.chances`` call over positions of real games (fresh and as a page asks them), the
 calibration table over ``--calibration`` games between two perfect-points players (every
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from engine.rules import Scorecard  # noqa: E402
-from engine.rulesets import YAHTZEE  # noqa: E402
+from engine.rulesets import YAHTZEE, RuleSet, rule_set  # noqa: E402
 from engine.strategy import storage  # noqa: E402
 from engine.strategy.duel import Calibration, calibrate, outcome, play_duels  # noqa: E402
 from engine.strategy.simulate import draw_dice  # noqa: E402
@@ -36,16 +37,16 @@ from engine.strategy.spread import MOMENTS, moment_path  # noqa: E402
 from engine.strategy.winning import WinModel, build  # noqa: E402
 
 
-def bench_build() -> None:
+def bench_build(rules: RuleSet) -> None:
     """Build the moments into a temporary directory beside a copy of the V table."""
-    model = WinModel.load(YAHTZEE)
+    model = WinModel.load(rules)
     with tempfile.TemporaryDirectory(prefix="bench-winning-") as directory:
-        shutil.copy(storage.table_path(YAHTZEE), storage.table_path(YAHTZEE, directory))
+        shutil.copy(storage.table_path(rules), storage.table_path(rules, directory))
         built = build(model.advisor, directory)
-        size = sum(moment_path(YAHTZEE, k, directory).stat().st_size for k in range(2, 1 + MOMENTS))
+        size = sum(moment_path(rules, k, directory).stat().st_size for k in range(2, 1 + MOMENTS))
         print(f"moments: built in {built.build_seconds:.1f} s, {size / 1e6:.1f} MB on disk")
         started = time.perf_counter()
-        WinModel.load(YAHTZEE, directory, build_if_missing=False)
+        WinModel.load(rules, directory, build_if_missing=False)
         seconds = time.perf_counter() - started
         print(f"load (checksums + the last turns' distributions): {seconds:.2f} s")
 
@@ -54,11 +55,12 @@ def real_positions(model: WinModel, games: int, rng: random.Random) -> list[tupl
     """Every position of ``games`` two-player games between perfect-points players."""
     positions = []
     for _ in range(games):
-        cards = [Scorecard(), Scorecard()]
-        for _turn in range(13):
+        rules = model.rules
+        cards = [Scorecard(rules), Scorecard(rules)]
+        for _turn in range(rules.turns):
             for seat in (0, 1):
                 positions.append((tuple(cards), seat, None, 2))
-                dice = sorted(rng.randint(1, 6) for _ in range(5))
+                dice = sorted(rng.randint(1, 6) for _ in range(rules.dice))
                 for rolls_left in (2, 1, 0):
                     positions.append((tuple(cards), seat, tuple(dice), rolls_left))
                     move = model.advisor.best_move(cards[seat], dice, rolls_left)
@@ -66,7 +68,8 @@ def real_positions(model: WinModel, games: int, rng: random.Random) -> list[tupl
                         cards[seat] = cards[seat].fill(move[1], dice)
                         break
                     kept = list(move[1])
-                    dice = sorted(kept + [rng.randint(1, 6) for _ in range(5 - len(kept))])
+                    fresh = [rng.randint(1, 6) for _ in range(rules.dice - len(kept))]
+                    dice = sorted(kept + fresh)
     return positions
 
 
@@ -104,7 +107,7 @@ def bench_calibration(model: WinModel, games: int, seed: int, block: int = 2000)
     decisions, starts = Calibration(), Calibration()
     started = time.perf_counter()
     for done in range(0, games, block):
-        dice = _dice(rng, min(block, games - done))
+        dice = _dice(rng, min(block, games - done), model.rules)
         totals, records = play_duels(model, dice, record=True)
         d, s = calibrate(totals, records)
         decisions.merge(d)
@@ -128,7 +131,9 @@ def bench_duels(model: WinModel, games: int, seed: int, block: int = 500) -> Non
     started = time.perf_counter()
     for i, done in enumerate(range(0, games, block)):
         seat = i % 2  # the seat of the player who plays to win: it starts every other block
-        totals, _ = play_duels(model, _dice(rng, min(block, games - done)), (seat == 0, seat == 1))
+        totals, _ = play_duels(
+            model, _dice(rng, min(block, games - done), model.rules), (seat == 0, seat == 1)
+        )
         scores.append(outcome(totals, seat))
         points.append(totals[:, seat] - totals[:, 1 - seat])
     score = np.concatenate(scores)
@@ -147,9 +152,9 @@ def bench_duels(model: WinModel, games: int, seed: int, block: int = 500) -> Non
     print(f"mean points, to-win minus perfect-points: {margin.mean():+.2f}")
 
 
-def _dice(rng: np.random.Generator, games: int) -> np.ndarray:
-    """Dice for ``games`` two-player games: (games, 2 seats, 13 turns, 3 rolls, 5 dice)."""
-    return draw_dice(rng, games * 2).reshape(games, 2, 13, 3, 5)
+def _dice(rng: np.random.Generator, games: int, rules: RuleSet) -> np.ndarray:
+    """Dice for ``games`` two-player games: (games, 2 seats, turns, 3 rolls, dice)."""
+    return draw_dice(rng, games * 2, rules).reshape(games, 2, rules.turns, 3, rules.dice)
 
 
 def main() -> None:
@@ -160,10 +165,12 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=0, help="games for the calibration")
     parser.add_argument("--duels", type=int, default=0, help="games of to-win vs perfect")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--variant", default=YAHTZEE.key, help="a five-dice rule set's key")
     args = parser.parse_args()
+    rules = rule_set(args.variant)
     if args.build:
-        bench_build()
-    model = WinModel.load(YAHTZEE)
+        bench_build(rules)
+    model = WinModel.load(rules)
     if args.positions:
         bench_speed(model, args.positions, args.seed)
     if args.calibration:
