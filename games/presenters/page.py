@@ -30,7 +30,7 @@ from games.presenters.players import (
     turn_clock,
 )
 from games.presenters.urls import game_urls
-from games.presenters.winbar import may_show, win_bar
+from games.presenters.winbar import needs_styles, win_bar
 from games.presenters.words import (
     bonus_figures,
     label,
@@ -325,7 +325,7 @@ def _winbar_context(view: GameView) -> dict:
     bar = Later(
         lambda: win_bar(view.game, view.seats, view.state, view.seat, now=view.now), view.language
     )
-    return {"winbar": bar, "winbar_styles": may_show(view.game, view.seats, view.seat)}
+    return {"winbar": bar, "winbar_styles": needs_styles(view.game, view.seats, view.seat)}
 
 
 def resign_context(game: Game, position: int) -> dict:

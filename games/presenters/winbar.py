@@ -40,6 +40,12 @@ def may_show(game: Game, seats: Sequence[Seat], viewer: Seat | None) -> bool:
     return len(seats) == 2 and may_see(game, viewer) and winchance.is_ready(game.rules)
 
 
+def needs_styles(game: Game, seats: Sequence[Seat], viewer: Seat | None) -> bool:
+    """Whether this page links the bar's styles: as ``may_show``, or while the model is still
+    loading (the first game after a start), since a push brings the bar once it is loaded."""
+    return len(seats) == 2 and may_see(game, viewer) and winchance.available(game.rules)
+
+
 def position_chances(state: GameState) -> tuple[float, float] | None:
     """The two players' chances in this position; None for another number of players, a
     forfeit (the game is then one player's), or while the model is not ready."""

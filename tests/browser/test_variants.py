@@ -127,6 +127,9 @@ def test_the_choice_of_game_the_guide_and_the_sheet(browser: Browser, base: str,
         choice = page.locator("#new-computer").get_by_label(words["game"])
         expect(choice.locator("option")).to_have_count(7)
         expect(choice).to_contain_text(names[0])
+        # The longest game's name ("..., con los Yahtzees múltiples desactivados") widened the
+        # home page past a phone's screen and a laptop's.
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
         shoot(page, f"home-{locale}-{size['width']}")
         page.goto(base + "/guide/#variants")
         expect(page.get_by_role("heading", name=names[2])).to_be_visible()

@@ -138,8 +138,10 @@ def test_a_page_drawn_while_the_model_loads_goes_without_the_bar(win_models, tmp
     monkeypatch.setenv(storage.ENV_VAR, str(tmp_path))  # a process that has not loaded it yet
     game = computer_game()
     started = time.monotonic()
-    assert bar(client_for().get(f"/game/{game.id}/").text) == []
+    first = client_for().get(f"/game/{game.id}/").text
+    assert bar(first) == []
     assert time.monotonic() - started < 1  # it did not wait for the load
+    assert "css/winbar" in first  # the bar a push brings once it is loaded has its styles
     wait_until(lambda: winchance.model(YAHTZEE) is not None, "the model to load", timeout=60)
     assert len(bar(client_for().get(f"/game/{game.id}/").text)) == 2
 
