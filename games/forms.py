@@ -307,7 +307,7 @@ def _move_params(kind: str, data: Mapping[str, str]) -> dict[str, Any]:
         seen = data.get("held")
         if seen is None:
             return {}
-        if set(seen) - {"0", "1"}:
+        if set(seen) - {"0", "1"} or len(seen) < min(DICE_COUNTS):
             raise IllegalMove(untranslated("Say whether to hold or release the die."))
         if len(seen) not in DICE_COUNTS:
             raise IllegalMove(untranslated("There is no such die: a game has five or six."))

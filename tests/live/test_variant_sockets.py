@@ -40,7 +40,7 @@ async def test_the_sixth_die_over_the_socket_and_a_seventh_refused():
         page, 'role="alert"'
     )
     await page.send_json_to(move | {"move": "roll", "step": "1", "held": "0000010"})
-    assert "Say whether to hold or release the die." in await receive_containing(
+    assert "There is no such die: a game has five or six." in await receive_containing(
         page, 'role="alert"'
     )
     kinds = [kind for kind, _ in await logged(game.id)]

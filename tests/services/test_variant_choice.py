@@ -65,7 +65,14 @@ def test_a_move_names_five_or_six_dice_the_game_then_checks_its_own(held, parsed
     assert move.params["held"] == (parsed or [False] * 5)
 
 
-@pytest.mark.parametrize("held", ["0000000", "0000", "00000x"])
-def test_a_move_naming_no_game_s_dice_is_refused(held):
-    with pytest.raises(IllegalMove, match="Say whether to hold or release the die."):
+@pytest.mark.parametrize(
+    ("held", "message"),
+    [
+        ("0000000", "There is no such die: a game has five or six."),
+        ("0000", "Say whether to hold or release the die."),
+        ("00000x", "Say whether to hold or release the die."),
+    ],
+)
+def test_a_move_naming_no_game_s_dice_is_refused(held, message):
+    with pytest.raises(IllegalMove, match=message):
         read_move("roll", {"held": held})
