@@ -189,3 +189,14 @@ def test_pass_the_phone_with_the_computer_in_yatzy(browser: Browser, base: str):
     expect(page.get_by_role("heading", name="Round 2 of 15")).to_be_visible()
     shoot(page, "local-yatzy-en-GB-1366")
     page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["official", "maxi"])
+def test_a_blank_sheet_prints_on_one_page(browser: Browser, base: str, variant: str):
+    """The sheet says it fits on one A4 or Letter page: Maxi Yatzy's 20 boxes printed on two."""
+    page = browser.new_context(locale="es-ES").new_page()
+    page.goto(f"{base}/sheet/?variant={variant}")
+    for paper in ("A4", "Letter"):
+        pages = re.findall(rb"/Type\s*/Page[^s]", page.pdf(format=paper))
+        assert len(pages) == 1, (variant, paper)
+    page.context.close()
