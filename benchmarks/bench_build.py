@@ -2,8 +2,11 @@
 
     uv run python benchmarks/bench_build.py --rust-python /tmp/rust-venv/bin/python [--rounds 5]
 
-Each round runs, as fresh processes one after the other, ``manage.py solve --variant official``
-into a temporary directory (the cache is left alone) and the Rust wheel's
+Each round runs, as fresh processes one after the other, the engine's build of the official table
+in a plain Python process (``engine.strategy.build``: solve and save, as the wheel's is a plain
+process; "this checkout"), the same through ``manage.py solve --variant official --points-only``
+(Django's start on top, about 1.5 s), each into a temporary directory (the cache is left alone),
+and the Rust wheel's
 ``Solver.build(Variant("american+forced-joker"))`` (the same rules: 254.5877), and prints each
 one's wall time, user and system CPU and minor page faults (``resource.getrusage`` of the
 children). The wheel is installed in a throwaway virtualenv, never in the project:
@@ -51,6 +54,15 @@ def run(command: list[str], cwd: Path) -> dict[str, float]:
     }
 
 
+def engine(directory: str) -> list[str]:
+    """The engine's build of the official table, solved and saved, in a plain Python process."""
+    code = (
+        "from engine.rulesets import YAHTZEE; from engine.strategy import build; "
+        f"print(round(build(YAHTZEE, {directory!r}).new_game_value, 4))"
+    )
+    return [sys.executable, "-c", code]
+
+
 def ours(checkout: Path, directory: str, *, points_only: bool = True) -> list[str]:
     """This project's build of the official table, as an operator runs it: the points table
     alone (``--points-only``; the Rust wheel builds no win model), unless the checkout is one from
@@ -78,7 +90,8 @@ def main() -> None:
     args = parser.parse_args()
     contenders: dict[str, tuple[list[str], Path]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-build-") as directory:
-        contenders["this checkout"] = (ours(ROOT, directory), ROOT)
+        contenders["this checkout"] = (engine(directory), ROOT)
+        contenders["manage.py solve"] = (ours(ROOT, directory), ROOT)
         if args.baseline:
             baseline = ours(args.baseline, directory, points_only=args.baseline_points_only)
             contenders["baseline"] = (baseline, args.baseline)
