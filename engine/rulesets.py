@@ -289,18 +289,38 @@ YAHTZEE_NO_BONUS = YAHTZEE.but(
 YAHTZEE_IN_ORDER = YAHTZEE.but(key="official-in-order", name=_("Yahtzee, in order"), in_order=True)
 """Yahtzee with the boxes filled from top to bottom, one a turn."""
 
-YATZY_BOXES = (
-    *UPPER_BOXES,
-    lower_box("one_pair", _("One pair"), groups, shape=(2,)),
-    lower_box("two_pairs", _("Two pairs"), groups, shape=(2, 2)),
-    lower_box("three_of_a_kind", _("Three of a kind"), groups, shape=(3,)),
-    lower_box("four_of_a_kind", _("Four of a kind"), groups, shape=(4,)),
-    lower_box("small_straight", _("Small straight"), run, points=15, shape=(1, 2, 3, 4, 5)),
-    lower_box("large_straight", _("Large straight"), run, points=20, shape=(2, 3, 4, 5, 6)),
-    lower_box("full_house", _("Full house"), groups, shape=(3, 2)),
-    lower_box("chance", _("Chance"), chance),
-    lower_box("yatzy", _("Yatzy"), all_alike, points=50),
-)
+SCANDINAVIAN = {
+    box.key: box
+    for box in (
+        lower_box("one_pair", _("One pair"), groups, shape=(2,)),
+        lower_box("two_pairs", _("Two pairs"), groups, shape=(2, 2)),
+        lower_box("three_pairs", _("Three pairs"), groups, shape=(2, 2, 2)),
+        lower_box("three_of_a_kind", _("Three of a kind"), groups, shape=(3,)),
+        lower_box("four_of_a_kind", _("Four of a kind"), groups, shape=(4,)),
+        lower_box("five_of_a_kind", _("Five of a kind"), groups, shape=(5,)),
+        lower_box("small_straight", _("Small straight"), run, points=15, shape=(1, 2, 3, 4, 5)),
+        lower_box("large_straight", _("Large straight"), run, points=20, shape=(2, 3, 4, 5, 6)),
+        lower_box("full_straight", _("Full straight"), run, points=21, shape=(1, 2, 3, 4, 5, 6)),
+        lower_box("full_house", _("Full house"), groups, shape=(3, 2)),
+        lower_box("castle", _("Castle"), groups, shape=(3, 3)),
+        lower_box("tower", _("Tower"), groups, shape=(4, 2)),
+        lower_box("chance", _("Chance"), chance),
+        lower_box("yatzy", _("Yatzy"), all_alike, points=50),
+        lower_box("maxi_yatzy", _("Maxi Yatzy"), all_alike, points=100),
+    )
+}
+"""The lower boxes of Yatzy and Maxi Yatzy, each defined once, by key."""
+
+
+def scandinavian(*keys: str) -> tuple[Box, ...]:
+    """A Scandinavian card: ones to sixes, then these lower boxes in this order."""
+    return (*UPPER_BOXES, *(SCANDINAVIAN[key] for key in keys))
+
+
+YATZY_BOXES = scandinavian(
+    "one_pair", "two_pairs", "three_of_a_kind", "four_of_a_kind", "small_straight",
+    "large_straight", "full_house", "chance", "yatzy",
+)  # fmt: skip
 """The 15 boxes of Scandinavian Yatzy in card order."""
 
 YATZY = RuleSet(
@@ -316,23 +336,11 @@ YATZY = RuleSet(
 YATZY_IN_ORDER = YATZY.but(key="yatzy-in-order", name=_("Yatzy, in order"), in_order=True)
 """Yatzy with the boxes filled from top to bottom, one a turn."""
 
-MAXI_BOXES = (
-    *UPPER_BOXES,
-    lower_box("one_pair", _("One pair"), groups, shape=(2,)),
-    lower_box("two_pairs", _("Two pairs"), groups, shape=(2, 2)),
-    lower_box("three_pairs", _("Three pairs"), groups, shape=(2, 2, 2)),
-    lower_box("three_of_a_kind", _("Three of a kind"), groups, shape=(3,)),
-    lower_box("four_of_a_kind", _("Four of a kind"), groups, shape=(4,)),
-    lower_box("five_of_a_kind", _("Five of a kind"), groups, shape=(5,)),
-    lower_box("small_straight", _("Small straight"), run, points=15, shape=(1, 2, 3, 4, 5)),
-    lower_box("large_straight", _("Large straight"), run, points=20, shape=(2, 3, 4, 5, 6)),
-    lower_box("full_straight", _("Full straight"), run, points=21, shape=(1, 2, 3, 4, 5, 6)),
-    lower_box("full_house", _("Full house"), groups, shape=(3, 2)),
-    lower_box("castle", _("Castle"), groups, shape=(3, 3)),
-    lower_box("tower", _("Tower"), groups, shape=(4, 2)),
-    lower_box("chance", _("Chance"), chance),
-    lower_box("maxi_yatzy", _("Maxi Yatzy"), all_alike, points=100),
-)
+MAXI_BOXES = scandinavian(
+    "one_pair", "two_pairs", "three_pairs", "three_of_a_kind", "four_of_a_kind",
+    "five_of_a_kind", "small_straight", "large_straight", "full_straight", "full_house",
+    "castle", "tower", "chance", "maxi_yatzy",
+)  # fmt: skip
 """The 20 boxes of Maxi Yatzy in card order."""
 
 MAXI_YATZY = RuleSet(
