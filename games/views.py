@@ -154,6 +154,11 @@ def play(request: HttpRequest, game_id: str) -> HttpResponse:
     )
     if request.htmx:
         changed = ["game"] if at is not None else ["coach"] if hint else ["card"]
+        if select and _int_or_none(request.GET.get("step")) not in (None, game.step):
+            # A box chosen on a page whose dice are not the game's now (another tab or device
+            # moved since): the whole game comes, or the card would preview dice the page
+            # does not show, and its Score button would score them.
+            changed = ["game"]
         return render_fragments(request, context, changed)
     context["tab"] = secrets.token_urlsafe(8)
     context |= panels.page_context(panels.GAME_PAGE, request, game)  # the chat of an online game

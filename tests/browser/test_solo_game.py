@@ -231,6 +231,25 @@ def test_a_stale_tab_is_told_and_refreshed(page: Page, base: str):
     assert Game.objects.get().rolls == 1
 
 
+def test_a_box_chosen_in_a_stale_tab_shows_the_dice_it_would_score(page: Page, base: str):
+    """The other tab shows the first roll; this one rolled again. Choosing a box there previews
+    the dice as they are now, and shows them: its Score button scores what the player sees."""
+    start_game(page, base)
+    page.get_by_role("button", name="Roll", exact=True).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (2 left)")
+    other = page.context.new_page()
+    other.goto(page.url)
+    page.get_by_role("button", name=ROLL).click()
+    expect(page.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
+    other.get_by_role("link", name=re.compile("Chance: would score")).click()
+    expect(other.get_by_role("button", name=ROLL)).to_have_text("Roll again (1 left)")
+    assert dice_seen(other) == dice_seen(page)
+    chance = sum(int(label.rsplit(" ", 1)[1]) for label, _ in dice_seen(page))
+    expect(other.get_by_role("button", name=re.compile(r"^Score \d+$"))).to_have_text(
+        f"Score {chance}"
+    )
+
+
 def test_spanish_from_the_browser(browser, base: str):
     context = browser.new_context(locale="es-ES")
     page = context.new_page()

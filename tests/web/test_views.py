@@ -111,6 +111,29 @@ def test_select_then_confirm_a_box():
     assert game.dice == [] and game.rolls == 0
 
 
+def test_a_box_chosen_on_a_page_whose_dice_are_old_brings_the_whole_game():
+    """A second tab showed the first roll; the first tab rolled again. Choosing a box in the
+    second tab must not preview (and offer to score) dice it does not show: its pick sends the
+    step its dice were drawn at, and an old one brings the dice too."""
+    game = make_game()
+    act(game, "roll", dice=[2, 2, 2, 5, 5])
+    client = client_for()
+    page = client.get(f"/game/{game.id}/").text
+    assert 'hx-include="#dice-step"' in page and 'id="dice-step"' in page
+    game.refresh_from_db()
+    old_step = game.step
+    act(game, "roll", dice=[6, 6, 6, 6, 6])  # another tab
+    game.refresh_from_db()
+    stale = client.get(f"/game/{game.id}/?select=chance&step={old_step}", headers=HTMX).text
+    assert 'id="dice"' in stale and 'id="card"' in stale
+    assert "Score 30 points in Chance?" in stale
+    assert all(f'aria-label="Die {n}: 6"' in stale for n in range(1, 6))
+    fresh = client.get(f"/game/{game.id}/?select=chance&step={game.step}", headers=HTMX).text
+    assert (
+        'id="card"' in fresh and 'id="dice"' not in fresh
+    )  # the page is up to date: the card only
+
+
 def test_selecting_a_zero_box_says_what_else_would_score():
     game = make_game()
     act(game, "roll", dice=[2, 2, 2, 5, 5])
