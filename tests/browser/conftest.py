@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
+import urllib.parse
 
 import pytest
 from playwright.sync_api import expect
@@ -22,6 +24,61 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.path):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test's report ends with what its server wrote: a page that waited in vain
+    for a push says little by itself, and CI's machine keeps nothing after the run."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (report.failed and call.when == "call"):
+        return
+    server = item.funcargs.get("server") if hasattr(item, "funcargs") else None
+    if hasattr(server, "process"):
+        report.sections.append(("server log (last 60 lines)", server.process.log_tail(60)))
+    if diary := item.stash.get(SOCKET_DIARY, None):
+        report.sections.append(("the pages' sockets", "\n".join(diary[-80:])))
+
+
+SOCKET_DIARY = pytest.StashKey[list]()
+
+
+@pytest.fixture(autouse=True)
+def _socket_diary(request, monkeypatch):
+    """When each page's sockets opened, what they received and when they closed, for a failed
+    test's report (above): whether a push never came, or came to a socket that was gone."""
+    from playwright.sync_api import Browser
+
+    diary: list[str] = []
+    request.node.stash[SOCKET_DIARY] = diary
+    start = time.monotonic()
+
+    def note(context: int, text: str) -> None:
+        diary.append(f"{time.monotonic() - start:7.2f}s context {context}: {text}")
+
+    def watch_page(context: int, page) -> None:
+        def opened(socket) -> None:
+            path = urllib.parse.urlsplit(socket.url).path
+            note(context, f"{path} opened (page {page.url})")
+            socket.on(
+                "framereceived", lambda frame: note(context, f"{path} <- {len(str(frame))} chars")
+            )
+            socket.on("close", lambda _: note(context, f"{path} closed"))
+            socket.on("socketerror", lambda error: note(context, f"{path} error {error}"))
+
+        page.on("websocket", opened)
+
+    new_context = Browser.new_context
+    contexts = iter(range(1, 1000))
+
+    def new_watched_context(self, *args, **kwargs):
+        context = new_context(self, *args, **kwargs)
+        number = next(contexts)
+        context.on("page", lambda page: watch_page(number, page))
+        return context
+
+    monkeypatch.setattr(Browser, "new_context", new_watched_context)
 
 
 @pytest.fixture(scope="session")
