@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.rules import Scorecard, check_dice
+from engine.rulesets import Section, chance
 from engine.strategy.advisor import Advisor, Move
 from engine.strategy.winning import WinModel
 from engine.words import _
@@ -151,6 +152,12 @@ def beginner_move(card: Scorecard, dice: tuple[int, ...], rolls_left: int) -> Mo
         return ("score", best_box)
     if best_box in _MADE_HANDS and options[best_box] > 0:
         return ("score", best_box)
+    if card.rules.in_order:  # only the next box may be filled: play for it
+        target = card.rules.box(best_box)
+        if target.section is Section.UPPER:
+            return ("keep", (target.size,) * dice.count(target.size))
+        if target.scorer is chance:
+            return ("keep", tuple(sorted(die for die in dice if die >= 4)))
     faces = set(dice)
     for run in ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)):
         if faces.issuperset(run):

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from engine.rules import CATEGORIES, LOWER, UPPER, Scorecard, box_score
-from engine.rulesets import YAHTZEE, RuleSet
+from engine.rulesets import YAHTZEE, YAHTZEE_IN_ORDER, YATZY_IN_ORDER, RuleSet
 from engine.rulesets import YAHTZEE_NO_BONUS as NO_BONUS
 from engine.strategy import Advisor, build, odds, state_of, storage, table_exists, table_path
 from engine.strategy import dice as D
@@ -368,6 +368,28 @@ def test_beginner_scores_the_most_points_now():
         kind, box = choose_move("beginner", None, card, dice, 0, rng)
         assert kind == "score"
         assert card.options(dice)[box] == max(card.options(dice).values())
+
+
+@pytest.mark.parametrize("rules", [YAHTZEE_IN_ORDER, YATZY_IN_ORDER], ids=lambda r: r.key)
+def test_in_order_the_beginner_plays_for_the_next_box(rules):
+    """Ones next: it kept three sixes and rerolled the one (a timed-out turn, played as the
+    beginner, scored 0 in Ones so)."""
+    card = Scorecard(rules=rules)
+    assert choose_move("beginner", None, card, (1, 6, 6, 6, 3), 2, random.Random(1)) == (
+        "keep",
+        (1,),
+    )
+    assert choose_move("beginner", None, card, (2, 4, 5, 4, 5), 1, random.Random(1)) == (
+        "keep",
+        (),
+    )
+    card = Scorecard(rules=rules)
+    for box in rules.keys[: rules.index("chance")]:
+        card = card.fill(box, (1, 1, 1, 1, 1))
+    assert choose_move("beginner", None, card, (1, 6, 2, 4, 3), 2, random.Random(1)) == (
+        "keep",
+        (4, 6),
+    )
 
 
 def test_optimal_bot_plays_the_best_option_and_club_stays_close(official):
