@@ -27,9 +27,11 @@ from pathlib import Path
 
 from django.conf import settings
 
+from core.refusals import ActionRefused
 from engine.rulesets import YAHTZEE, RuleSet
 from engine.strategy import Advisor, bots, storage
 from engine.strategy.points import exact_rules, solvable
+from engine.words import _
 from games import winchance
 
 logger = logging.getLogger(__name__)
@@ -100,6 +102,20 @@ def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
     if bot in NEEDS_WIN_MODEL and not solvable(rules):
         return False
     return bot not in NEEDS_TABLE or offered(rules)
+
+
+def check_bot(bot: str, rules: RuleSet) -> None:
+    """Refuse a computer strength that does not play this rule set (``bot_offered``), saying why:
+    the one playing to win plays five-dice games only; the others need the game's table, which
+    the solver does not make (its computer plays as the beginner)."""
+    if bot_offered(bot, rules):
+        return
+    if offered(rules):  # only the one playing to win is refused: win chances need five dice
+        raise ActionRefused(_("The computer plays to win in five-dice games only: choose another."))
+    raise ActionRefused(
+        _("The computer plays %(game)s only as the beginner: choose the beginner."),
+        game=rules.name,
+    )
 
 
 def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:

@@ -98,13 +98,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _home(request, {mode: form}, status=400)
     rules = form.rules()
-    refused = [bot for bot in form.strengths() if not advice.bot_offered(bot, rules)]
-    if refused:
-        if advice.offered(rules):  # only the one playing to win: win chances need five dice
-            why = gettext("The computer plays to win in five-dice games only: choose another.")
-        else:
-            why = gettext("The computer plays %(game)s only as the beginner: choose the beginner.")
-        form.add_error(None, why % {"game": gettext(rules.name)})
+    try:
+        for bot in form.strengths():
+            advice.check_bot(bot, rules)
+    except ActionRefused as refusal:
+        form.add_error(None, translate_refusal(refusal))
         return _home(request, {mode: form}, status=400)
     if not all(advice.bot_can_play(bot, rules) for bot in form.strengths()):
         form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))

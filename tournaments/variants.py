@@ -36,8 +36,5 @@ def check_variant(rules: RuleSet, format: str, *, rated: bool) -> None:
 def check_computer(strength: str, rules: RuleSet) -> None:
     """Refuse a computer that cannot play this game: its strength needs the perfect player's
     table of it, not there yet (the beginner needs none)."""
-    if strength and not advice.bot_offered(strength, rules):
-        raise ActionRefused(
-            _("The computer cannot play %(game)s at that strength yet: choose the beginner."),
-            game=rules.name,
-        )
+    if strength:
+        advice.check_bot(strength, rules)

@@ -90,7 +90,7 @@ def test_a_duplicate_of_yahtzee_deals_yahtzee_solo_games():
         ),
         (
             {"format": "arena", "minutes": 30, "computer": "optimal"},
-            "The computer cannot play Maxi Yatzy at that strength yet: choose the beginner.",
+            "The computer plays Maxi Yatzy only as the beginner: choose the beginner.",
         ),
         (
             {"format": "arena", "minutes": 30, "rated": True},
@@ -109,7 +109,7 @@ def test_what_maxi_yatzy_cannot_have_is_refused_and_nothing_is_made(options, mes
 
 def test_the_computer_at_a_strength_needing_a_table_is_not_added_to_a_maxi_arena():
     made = make(["ana"], format="arena", minutes=30, rules=MAXI_YATZY, computer="beginner")
-    with pytest.raises(ActionRefused, match="cannot play Maxi Yatzy at that strength"):
+    with pytest.raises(ActionRefused, match="plays Maxi Yatzy only as the beginner"):
         services.add_computer(made.pk, "ana", "club")
     assert not made.entries.filter(bot="club").exists()
     services.add_computer(made.pk, "ana", "beginner")

@@ -95,8 +95,13 @@ def test_a_groups_page_names_its_tournaments_game():
         ),
         (
             {"variant": "maxi-saved", "computer": "optimal"},
-            "The computer cannot play Maxi Yatzy, saved rolls at that strength yet",
-            "La máquina aún no sabe jugar a Maxi Yatzy, tiradas guardadas con esa fuerza",
+            "The computer plays Maxi Yatzy, saved rolls only as the beginner",
+            "La máquina juega a Maxi Yatzy, tiradas guardadas solo como principiante",
+        ),
+        (
+            {"variant": "maxi", "computer": "to-win"},
+            "The computer plays Maxi Yatzy only as the beginner: choose the beginner.",
+            "La máquina juega a Maxi Yatzy solo como principiante: elige al principiante.",
         ),
         (
             {"variant": "yatzy", "rated": "on"},
