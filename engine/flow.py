@@ -282,6 +282,8 @@ def no_such_die(rules: RuleSet) -> IllegalMove:
     """The refusal of a die the game does not have (a sixth in a game of five dice)."""
     if rules.dice == 5:
         return IllegalMove(_("There is no such die: choose one of the five."))
+    if rules.dice == 6:
+        return IllegalMove(_("There is no such die: choose one of the six."))
     return IllegalMove(
         _("There is no such die: choose one of the %(count)s."), count=str(rules.dice)
     )

@@ -47,7 +47,7 @@ def test_a_roll_of_the_wrong_number_of_dice_is_refused(rules, dice, message):
     ("rules", "die", "message"),
     [
         (YAHTZEE, 5, "There is no such die: choose one of the five."),
-        (MAXI_YATZY, 6, "There is no such die: choose one of the 6."),
+        (MAXI_YATZY, 6, "There is no such die: choose one of the six."),
     ],
 )
 def test_holding_a_die_the_game_has_not_is_refused(rules, die, message):

@@ -36,7 +36,7 @@ async def test_the_sixth_die_over_the_socket_and_a_seventh_refused():
     await page.send_json_to(move | {"move": "hold", "step": "1", "die": "5", "held": "1"})
     await receive_containing(page, "Holding")
     await page.send_json_to(move | {"move": "hold", "step": "1", "die": "6", "held": "1"})
-    assert "There is no such die: choose one of the 6." in await receive_containing(
+    assert "There is no such die: choose one of the six." in await receive_containing(
         page, 'role="alert"'
     )
     await page.send_json_to(move | {"move": "roll", "step": "1", "held": "0000010"})

@@ -55,7 +55,7 @@ def test_a_game_without_saved_rolls_refuses_a_fourth_roll_and_changes_nothing():
     ("rules", "held", "message"),
     [
         (YAHTZEE, [False] * 6, "There is no such die: choose one of the five."),
-        (MAXI_YATZY, [False] * 5, "There is no such die: choose one of the 6."),
+        (MAXI_YATZY, [False] * 5, "There is no such die: choose one of the six."),
     ],
 )
 def test_a_roll_naming_dice_the_game_has_not_is_refused(rules, held, message):
