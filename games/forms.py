@@ -164,6 +164,23 @@ class VariantField(forms.ChoiceField):
         key = super().clean(value) or YAHTZEE.key
         return RULE_SETS[key]
 
+    def validate(self, value: Any) -> None:
+        """As ChoiceField's, quoting an unknown key as a person could read it: printable
+        characters only, and the first 24 of them (an edited form sent thousands, quoted in
+        full, twice, pushing the phone's page sideways)."""
+        try:
+            super().validate(value)
+        except ValidationError as error:
+            if error.code != "invalid_choice":
+                raise
+            shown = "".join(c for c in str(value) if c.isprintable())
+            shown = shown if len(shown) <= 24 else shown[:24] + "…"
+            raise ValidationError(
+                self.error_messages["invalid_choice"],
+                code="invalid_choice",
+                params={"value": shown},
+            ) from None
+
 
 class NewGameForm(forms.Form):
     """What every form of the home page asks: the game to play (``rules``)."""

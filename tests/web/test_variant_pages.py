@@ -141,12 +141,12 @@ def test_saved_rolls_are_shown_and_counted_down():
             MAXI_YATZY,
             "hold",
             {"die": "6", "held": "1"},
-            "There is no such die: choose one of the 6",
+            "There is no such die: choose one of the six",
         ),
         (YAHTZEE, "roll", {"held": "000000"}, "There is no such die: choose one of the five."),
         (YAHTZEE, "roll", {"held": "0000000"}, "There is no such die: a game has five or six."),
         (YAHTZEE, "roll", {"held": "00x00"}, "Say whether to hold or release the die."),
-        (MAXI_YATZY, "roll", {"held": "00000"}, "There is no such die: choose one of the 6."),
+        (MAXI_YATZY, "roll", {"held": "00000"}, "There is no such die: choose one of the six."),
         (MAXI_YATZY, "roll", {}, "No rolls left: choose a box to score."),
     ],
 )
@@ -327,4 +327,24 @@ def test_the_computer_playing_to_win_plays_no_six_dice_game(rules):
         assert f"The computer plays {rules.name} only as the beginner: choose the beginner." in (
             response.text
         )
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("path", ["/sheet/?variant=", "/me/games/?game="])
+def test_an_unknown_game_is_quoted_short_and_printable(path):
+    """An edited address or form sent a key of thousands of characters (and a NUL): it was
+    quoted whole, pushing a phone's page sideways. The first 24 printable ones are quoted."""
+    answer = client_for().get(path + "x" * 3000 + "%00y")
+    assert answer.status_code == 400
+    assert f"Choose a game from the list: “{'x' * 24}…” is not one of them." in answer.text
+    main = answer.text[answer.text.index("<main") : answer.text.index("</main>")]
+    assert "x" * 25 not in main and "\0" not in main
+
+
+def test_an_unknown_game_posted_on_the_home_page_is_quoted_short():
+    answer = client_for().post("/new/", {"mode": "solo", "variant": "maxi\0" + "z" * 5000})
+    assert answer.status_code == 400
+    assert f"“maxi{'z' * 20}…” is not one of them." in answer.text
+    main = answer.text[answer.text.index("<main") : answer.text.index("</main>")]
+    assert "z" * 21 not in main and "\0" not in main
     assert not Game.objects.exists()
