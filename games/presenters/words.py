@@ -33,7 +33,9 @@ PHRASES = {
     "share": _("Friends can watch this game live: share this page's address."),
     "single_yahtzee": _("Multiple Yahtzees are off: no Yahtzee bonus, no joker."),
     "in_order": _("In order: each turn scores the next box down the card."),
-    "saved_rolls": _("Saved rolls: the rolls a turn leaves unused are kept for your later turns."),
+    "saved_rolls": _(
+        "Saved rolls: the rolls a turn leaves unused are kept for that player's later turns."
+    ),
     "keys": _("Keys: 1-%(last)s hold, R or Space roll, ↑ ↓ choose a box, Enter scores."),
     "time_left": _("Time left to come back:"),
     "end_game": _("End the game"),
