@@ -104,18 +104,26 @@ def bot_offered(bot: str, rules: RuleSet = YAHTZEE) -> bool:
     return bot not in NEEDS_TABLE or offered(rules)
 
 
-def check_bot(bot: str, rules: RuleSet) -> None:
-    """Refuse a computer strength that does not play this rule set (``bot_offered``), saying why:
-    the one playing to win plays five-dice games only; the others need the game's table, which
-    the solver does not make (its computer plays as the beginner)."""
+def bot_refusal(bot: str, rules: RuleSet) -> ActionRefused | None:
+    """Why this computer strength does not play this rule set (``bot_offered``), or None: the
+    one playing to win plays five-dice games only; the others need the game's table, which the
+    solver does not make (its computer plays as the beginner)."""
     if bot_offered(bot, rules):
-        return
+        return None
     if offered(rules):  # only the one playing to win is refused: win chances need five dice
-        raise ActionRefused(_("The computer plays to win in five-dice games only: choose another."))
-    raise ActionRefused(
+        return ActionRefused(
+            _("The computer plays to win in five-dice games only: choose another.")
+        )
+    return ActionRefused(
         _("The computer plays %(game)s only as the beginner: choose the beginner."),
         game=rules.name,
     )
+
+
+def check_bot(bot: str, rules: RuleSet) -> None:
+    """Refuse a computer strength that does not play this rule set (``bot_refusal``)."""
+    if (refusal := bot_refusal(bot, rules)) is not None:
+        raise refusal
 
 
 def bot_can_play(bot: str, rules: RuleSet = YAHTZEE) -> bool:

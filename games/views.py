@@ -98,11 +98,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _home(request, {mode: form}, status=400)
     rules = form.rules()
-    try:
-        for bot in form.strengths():
-            advice.check_bot(bot, rules)
-    except ActionRefused as refusal:
-        form.add_error(None, translate_refusal(refusal))
+    refusals = [r for bot in form.strengths() if (r := advice.bot_refusal(bot, rules))]
+    if refusals:
+        form.add_error(None, translate_refusal(refusals[0]))
         return _home(request, {mode: form}, status=400)
     if not all(advice.bot_can_play(bot, rules) for bot in form.strengths()):
         form.add_error(None, gettext("The computer is still getting ready: try again in a minute."))
