@@ -3,7 +3,7 @@ their answer when it names none the site knows."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from core.answers import Refusal
 from core.errors import error_page
 from core.refusals import ActionRefused
-from engine.rulesets import RuleSet
+from engine.rulesets import RULE_SETS, RuleSet
 from games.forms import VariantField
 
 
@@ -22,9 +22,12 @@ class StatsGameForm(forms.Form):
     game = VariantField()
 
 
-def stats_game(query: Mapping) -> RuleSet:
+def stats_game(query: Mapping, default: Callable[[], str] | None = None) -> RuleSet:
     """The game a page's address asks the stats of; ActionRefused, saying why, for one the site
-    does not know."""
+    does not know. Without one: ``default()``'s key if given (My games: the newest game played),
+    else Yahtzee."""
+    if default is not None and not query.get("game"):
+        return RULE_SETS[default()]
     form = StatsGameForm(query)
     if not form.is_valid():
         raise ActionRefused(str(form.errors["game"][0]))

@@ -187,6 +187,18 @@ def _points(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
+def last_game_played(visitor: str) -> str:
+    """The key of the game (rule set) of this browser's newest game played to the end; Yahtzee's
+    when none: what My games shows the stats of unless asked."""
+    last = (
+        Summary.objects.filter(visitor=visitor, complete=True)
+        .order_by("-finished_at", "-id")
+        .values_list("rules_key", flat=True)
+        .first()
+    )
+    return last if last in RULE_SETS else YAHTZEE.key
+
+
 def games_played(visitor: str) -> list[str]:
     """The keys of the games (rule sets) this browser played to the end, in the site's order,
     Yahtzee always first: what its stats may be shown of."""
@@ -221,13 +233,16 @@ def sections(visitor: str, rules_key: str = YAHTZEE.key) -> list[dict]:
     if found is None:
         found = {key: stats(visitor, mode, rules_key) for key, mode in SECTIONS.items()}
         _keep(visitor, rules_key, counts, found)
-    # The game is named where it is not the site's own (the sections' headings say it), and so
+    # The game is named where it is not the site's own, or where the player has played others
+    # (the sections' headings say it: "Solo stats · Yahtzee" beside a choice of Yatzy), and so
     # is its box of five (six) alike, whose count a section gives ("Yatzy per game").
     rules = RULE_SETS[rules_key]
     named = {"game": "", "alike": ""}
     if rules_key != YAHTZEE.key:
         alike = rules.box(rules.yahtzee_box).name if rules.yahtzee_box else ""
         named = {"game": rules.name, "alike": alike}
+    elif len(games_played(visitor)) > 1:
+        named["game"] = rules.name
     return [_section(key, found[key]) | {"version": version, **named} for key in SECTIONS]
 
 

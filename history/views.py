@@ -25,8 +25,9 @@ def games(request: HttpRequest) -> HttpResponse:
     if mode not in presenters.FILTERS:
         message = gettext("There is no such kind of game to show.")
         return error_page(request, gettext("No such filter"), message, 400)
-    game = stats_game(request.GET)
     summaries.fill_missing(visitor)  # games from before summaries, or not valued yet
+    # Unless asked, the stats of the game played last (a browser that plays Yatzy sees Yatzy's).
+    game = stats_game(request.GET, lambda: stats.last_game_played(visitor or ""))
     found = presenters.games_of(visitor, mode).select_related("game")
     paginator = Paginator(found.prefetch_related("game__seats"), presenters.PAGE_SIZE)
     try:

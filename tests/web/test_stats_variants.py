@@ -26,14 +26,14 @@ def solo(rules, visitor: str = VISITOR):
     return play_out(games.start_solo_game(visitor, rules=rules))
 
 
-def test_my_games_shows_yahtzees_stats_and_yatzys_on_asking():
-    yahtzee, yatzy = solo(YAHTZEE), solo(YATZY)
+def test_my_games_shows_the_last_games_stats_and_the_others_on_asking():
+    yatzy, yahtzee = solo(YATZY), solo(YAHTZEE)
     totals = {game.rules: game.ordered_seats()[0].card().total for game in (yahtzee, yatzy)}
     client = client_for()
-    page = client.get("/me/games/").text
+    page = client.get("/me/games/").text  # Yahtzee's, the game played last
     assert '<a href="?game=official#stats" aria-current="page">Yahtzee</a>' in page
     assert '<a href="?game=yatzy#stats">Yatzy</a>' in page
-    assert "Solo stats</h2>" in page  # Yahtzee's, not named
+    assert "Solo stats · Yahtzee</h2>" in page  # named: the player has played another
     assert stats.stats(VISITOR, "solo").games == 1
     assert stats.stats(VISITOR, "solo").best == totals[YAHTZEE]
     asked = client.get("/me/games/?game=yatzy").text
@@ -49,7 +49,19 @@ def test_my_games_shows_yahtzees_stats_and_yatzys_on_asking():
 
 def test_only_yahtzee_offers_no_choice():
     solo(YAHTZEE)
-    assert "stats-games" not in client_for().get("/me/games/").text
+    page = client_for().get("/me/games/").text
+    assert "stats-games" not in page and "Solo stats</h2>" in page  # no other game: not named
+
+
+def test_my_games_opens_on_the_game_played_last():
+    """A browser whose games were Yatzy was shown Yahtzee's empty stats ("No solo game played
+    to the end yet") under its Yatzy game (a first-time player's walk)."""
+    solo(YAHTZEE)
+    solo(YATZY)
+    page = client_for().get("/me/games/").text
+    assert '<a href="?game=yatzy#stats" aria-current="page">Yatzy</a>' in page
+    assert "Solo stats · Yatzy</h2>" in page and "Over 1 game played to the end." in page
+    assert "Solo stats · Yahtzee</h2>" in client_for().get("/me/games/?game=official").text
 
 
 @pytest.mark.parametrize("path", ["/me/games/", "profile"])
