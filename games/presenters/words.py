@@ -48,6 +48,7 @@ PHRASES = {
     "ranked": _("Ranked"),  # a ranked match: its end changes both players' ratings
     "resign": _("Resign…"),  # opens a page that asks to confirm
     "win_chances": _("Chance to win:"),  # then "Ana 62% · Bo 38%" (games/presenters/winbar.py)
+    "win_chances_how": _("As if both played perfectly for points from here: how it is worked out"),
     # Words put together here.
     "roll_to_start": _("Roll to start your turn."),
     "hold_or_pick": _("Tap dice to hold them, roll again, or pick a box to score."),

@@ -54,7 +54,11 @@ def test_a_game_against_the_computer_shows_both_chances_adding_up_to_100(win_mod
     assert [name for name, _ in shares] == ["You", "Computer (perfect)"]
     assert sum(percent for _, percent in shares) == 100
     assert shares[0][1] == expected(game, win_models[game.rules])
-    assert "Chance to win:" in page
+    assert '<a class="winbar-title" href="/guide/#win-chance"' in page  # it says what it is
+    assert ">Chance to win:</a>" in page
+    guide = client_for().get("/guide/").text
+    assert '<dt id="win-chance">What is the chance to win?</dt>' in guide
+    assert "as if both played perfectly for points from here" in guide
     assert "css/winbar" in page  # its styles, linked by the pages that can show it
     # A drawn bar too, its two parts as wide as the figures, without a style attribute (CSP).
     drawn = page.split('class="winbar-bar"', 1)[1].split("</svg>", 1)[0]
