@@ -348,3 +348,13 @@ def test_an_unknown_game_posted_on_the_home_page_is_quoted_short():
     main = answer.text[answer.text.index("<main") : answer.text.index("</main>")]
     assert "z" * 21 not in main and "\0" not in main
     assert not Game.objects.exists()
+
+
+def test_the_end_of_a_game_names_its_game():
+    """ "Game over / Final score: 199 points" did not say it was Yatzy (a first-time player)."""
+    game = play_out(make_game(rules=YATZY))
+    page = client_for().get(f"/game/{game.id}/").text
+    end = page[page.index('id="game-over"') : page.index("final-total")]
+    assert '<a href="/guide/#rules-yatzy">Yatzy</a>' in end
+    yahtzee = client_for().get(f"/game/{play_out(make_game()).id}/").text
+    assert "variant-name" not in yahtzee  # the site's own game goes unnamed
