@@ -59,6 +59,11 @@ def test_a_game_against_the_computer_shows_both_chances_adding_up_to_100(win_mod
     guide = client_for().get("/guide/").text
     assert '<dt id="win-chance">What is the chance to win?</dt>' in guide
     assert "as if both played perfectly for points from here" in guide
+    spanish = client_for().get("/guide/", headers={"Accept-Language": "es"}).text
+    assert "¿Qué es la probabilidad de ganar?" in spanish
+    assert (
+        "así que empieza cerca del 50% juegue quien juegue" in spanish
+    )  # its % as the tag looks it up
     assert "css/winbar" in page  # its styles, linked by the pages that can show it
     # A drawn bar too, its two parts as wide as the figures, without a style attribute (CSP).
     drawn = page.split('class="winbar-bar"', 1)[1].split("</svg>", 1)[0]
