@@ -45,7 +45,9 @@ def finished_game() -> str:
         game.refresh_from_db()
         services.perform(game.id, VISITOR, "roll", {"held": list(game.held)}, game.step)
         game.refresh_from_db()
-        box = game.state().cards[game.current_seat].open_boxes[-1]
+        state = game.state()
+        # The last box the rules allow (a Yahtzee's forced joker may allow only one).
+        box = list(state.cards[game.current_seat].options(state.turn.dice))[-1]
         services.perform(game.id, VISITOR, "score", {"box": box}, game.step)
 
 
