@@ -24,6 +24,7 @@ TABLE_PAGE = "table"  # a private table's page: the subject is the table's code
 GAME_HEADER = "game-header"  # a game's page, above the game: the subject is the game
 PROFILE_PAGE = "profile"  # a profile's page: the subject is its player (``lobby.Player``)
 HOME_PAGE = "home"  # the home page, among the ways to start a game: no subject (None)
+HOME_SOLO = "home-solo"  # the home page's Solo panel, under its form: no subject (None)
 
 # What a panel sends an open page: (consumer, subject, message, catch_up) -> None.
 Push = Callable[[Any, Any, dict, bool], Awaitable[None]]

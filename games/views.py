@@ -84,6 +84,8 @@ def _home(request: HttpRequest, forms_given: dict, status: int = 200) -> HttpRes
         "refusal": refusal,
     }
     context |= panels.page_context(panels.HOME_PAGE, request, None)  # the lobby's Play now
+    # Under the solo form: the daily challenge's link, naming the day's game.
+    context |= panels.page_context(panels.HOME_SOLO, request, None, key="solo_panels")
     return render(request, "games/home.html", context, status=status)
 
 

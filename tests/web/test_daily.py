@@ -289,3 +289,15 @@ async def test_a_strangers_socket_on_an_attempt_is_refused():
     game = await database_sync_to_async(start_daily)("ana")
     assert await game_socket_opens(game.id, "ana")
     assert not await game_socket_opens(game.id, "bo")
+
+
+def test_the_home_page_names_the_days_game_beside_its_link():
+    """The link sat under the solo form's choice of game and started Yatzy while the choice
+    showed another (a first-time player's walk): it says the day's game."""
+    client = client_for()
+    expected = daily.game_of_the_day(daily.today()).name  # not made yet: as it will be
+    assert f"Today's game: {expected}." in client.get("/").text
+    Challenge.objects.create(day=daily.today(), seed=dice.new_seed(), rules_key="yatzy-in-order")
+    assert "Today's game: Yatzy, in order." in client.get("/").text
+    spanish = client.get("/", headers={"Accept-Language": "es"}).text
+    assert "Juego de hoy: Yatzy, en orden." in spanish and "Reto diario</a>" in spanish
