@@ -80,7 +80,7 @@ def _action_words(action: Logged, state: GameState) -> str:
     seat, kind, payload = action
     if kind == "roll":
         if not state.turn.dice:
-            return gettext("Rolls the dice")
+            return gettext("First roll")
         return move_words(("keep", state.turn.kept), state.cards[seat], state.turn.dice)
     if kind == "score":
         return move_words(("score", payload["box"]), state.cards[seat], state.turn.dice)

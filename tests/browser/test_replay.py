@@ -26,7 +26,7 @@ def test_a_shared_replay_steps_by_arrow_keys_home_end_and_the_slider(page: Page,
     last = sum(a.kind != "hold" for a in game.actions.all())
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(f"{base}/game/{game.id}/replay/?at=0")
-    expect(page.get_by_role("heading", name="Ana: Rolls the dice")).to_be_visible()
+    expect(page.get_by_role("heading", name="Ana: First roll")).to_be_visible()
     expect(page.get_by_role("link", name=re.compile("Previous"))).to_have_attribute(
         "aria-disabled", "true"
     )

@@ -61,7 +61,7 @@ def test_each_step_shows_the_decision_valued_as_the_analysis_values_it(table, st
             continue
         first_roll = action.kind == "roll" and (start == 0 or actions[start - 1].kind == "score")
         if first_roll:
-            assert heading(page) == f"{['Ana', 'Bo'][action.seat]}: Rolls the dice"
+            assert heading(page) == f"{['Ana', 'Bo'][action.seat]}: First roll"
             continue
         decision = next(decisions[action.seat])
         assert f"({decision.value:.1f} expected)" in page
