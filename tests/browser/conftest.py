@@ -38,7 +38,9 @@ def pytest_runtest_makereport(item, call):
     if hasattr(server, "process"):
         report.sections.append(("server log (last 60 lines)", server.process.log_tail(60)))
     if diary := item.stash.get(SOCKET_DIARY, None):
-        report.sections.append(("the pages' sockets", "\n".join(diary[-80:])))
+        report.sections.append(
+            ("the pages' sockets, failed requests, errors", "\n".join(diary[-80:]))
+        )
 
 
 SOCKET_DIARY = pytest.StashKey[list]()
@@ -46,8 +48,9 @@ SOCKET_DIARY = pytest.StashKey[list]()
 
 @pytest.fixture(autouse=True)
 def _socket_diary(request, monkeypatch):
-    """When each page's sockets opened, what they received and when they closed, for a failed
-    test's report (above): whether a push never came, or came to a socket that was gone."""
+    """When each page's sockets opened, what they received and when they closed, and the pages'
+    failed requests and script errors, for a failed test's report (above): whether a push never
+    came, or came to a socket that was gone."""
     from playwright.sync_api import Browser
 
     diary: list[str] = []
@@ -68,6 +71,14 @@ def _socket_diary(request, monkeypatch):
             socket.on("socketerror", lambda error: note(context, f"{path} error {error}"))
 
         page.on("websocket", opened)
+        # A page's failed requests and script errors, which a push that never shows may follow.
+        page.on(
+            "response",
+            lambda r: (
+                r.status >= 400 and note(context, f"{r.request.method} {r.url} -> {r.status}")
+            ),
+        )
+        page.on("console", lambda m: m.type == "error" and note(context, f"console: {m.text}"))
 
     new_context = Browser.new_context
     contexts = iter(range(1, 1000))
