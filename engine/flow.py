@@ -279,14 +279,11 @@ class GameState:
 
 
 def no_such_die(rules: RuleSet) -> IllegalMove:
-    """The refusal of a die the game does not have (a sixth in a game of five dice)."""
+    """The refusal of a die the game does not have (a sixth in a game of five dice); a game
+    has five dice or six (Maxi Yatzy)."""
     if rules.dice == 5:
         return IllegalMove(_("There is no such die: choose one of the five."))
-    if rules.dice == 6:
-        return IllegalMove(_("There is no such die: choose one of the six."))
-    return IllegalMove(
-        _("There is no such die: choose one of the %(count)s."), count=str(rules.dice)
-    )
+    return IllegalMove(_("There is no such die: choose one of the six."))
 
 
 def replay(
